@@ -39,7 +39,9 @@ static inline uint64_t f_max(fmt_t f) { return f_expmask(f) - 1; }
 static inline uint64_t f_cnan(fmt_t f) { return f.mb == 52 ? FP64_DEFAULT_NAN : (f_signbit(f) - 1); }
 
 /* round the exact value (-1)^sign * m * 2^e (m != 0; m's bit 0 may be a sticky
- * bit as long as at least 2 bits lie below the target's rounding position) */
+ * bit as long as at least 2 bits lie below the target's rounding position).
+ * ftz: 0 none, 1 flush results that are subnormal after rounding,
+ * 2 flush results that are below the normal range before rounding. */
 static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
 {
     int bias = (1 << (f.eb - 1)) - 1;
@@ -80,7 +82,8 @@ static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
         int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
         return sb | (toinf ? f_expmask(f) : f_max(f));
     }
-    if (ftz && (bits & f_expmask(f)) == 0) return sb; /* flush subnormal result */
+    if (ftz == 1 && (bits & f_expmask(f)) == 0) return sb; /* flush subnormal result */
+    if (ftz == 2 && E < emin) return sb; /* flush if tiny before rounding */
     return sb | bits;
 }
 
@@ -203,7 +206,7 @@ uint32_t fp32_div(uint32_t a, uint32_t b, fp_rnd r, int ftz)
     if (isinf(q) || q == 0) return nanfix32((float)q);
     double rem = fma(-q, db, da);
     int dir = rem == 0 ? 0 : ((rem > 0) == (db > 0) ? 1 : -1);
-    return (uint32_t)round_d(f, q, dir, r, ftz);
+    return (uint32_t)round_d(f, q, dir, r, ftz ? 2 : 0);
 }
 
 uint32_t fp32_sqrt(uint32_t a, fp_rnd r, int ftz)
@@ -290,8 +293,8 @@ static uint64_t add_exact(fmt_t f, int sa, u128 ma, int ea, int sb, u128 mb, int
     if (mb == 0) return round_pack(f, sa, ma, ea, r, 0);
     /* normalise both to top bit 125 */
     int la = 127 - clz128(ma), lb = 127 - clz128(mb);
-    ma <<= 125 - la; ea -= 125 - la;
-    mb <<= 125 - lb; eb -= 125 - lb;
+    ma <<= 124 - la; ea -= 124 - la;
+    mb <<= 124 - lb; eb -= 124 - lb;
     if (ea < eb) { u128 tm = ma; ma = mb; mb = tm; int te = ea; ea = eb; eb = te; int ts = sa; sa = sb; sb = ts; }
     int d = ea - eb;
     if (d <= 2) { ma <<= d; ea -= d; }
@@ -436,8 +439,9 @@ uint64_t fp64_max(uint64_t a, uint64_t b)
     if (nan64(a) && nan64(b)) return q64(b);
     return gen_minmax(FMT[FP_F64], a, b, 0, 0, 1);
 }
-uint64_t fp64_abs(uint64_t a) { return a & 0x7fffffffffffffffull; }
-uint64_t fp64_neg(uint64_t a) { return a ^ 0x8000000000000000ull; }
+/* abs/neg of a NaN return the quieted NaN unchanged (sign kept) */
+uint64_t fp64_abs(uint64_t a) { return nan64(a) ? q64(a) : a & 0x7fffffffffffffffull; }
+uint64_t fp64_neg(uint64_t a) { return nan64(a) ? q64(a) : a ^ 0x8000000000000000ull; }
 uint64_t fp64_copysign(uint64_t a, uint64_t b) { return (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull); }
 
 /* ================= f16 / bf16 ================= */
@@ -494,16 +498,23 @@ X2(fp16)
 X2(bf16)
 
 /* ================= cvt ================= */
+/* NaN conversion as measured: widening keeps sign and payload (quieted,
+ * except bf16->f32 which is a plain shift); f64->f16 gives sign|0x7e00,
+ * f32->f16/bf16 the canonical 0x7fff; f64->f32 sign|quiet|top payload. */
 static uint64_t nan_convert(fp_type src, fp_type dst, uint64_t x)
 {
-    if (dst == FP_F16 || dst == FP_BF16) return FP16_CANON_NAN;
-    if (dst == FP_F32) {
-        if (src == FP_F64) return ((x >> 32) & 0x80000000u) | 0x7fc00000u | ((x >> 29) & 0x7fffff);
-        return FP32_CANON_NAN;
+    fmt_t fs = FMT[src], fd = FMT[dst];
+    uint64_t sign = (x & f_signbit(fs)) ? f_signbit(fd) : 0;
+    if (src == dst) return x;
+    if (src == FP_BF16 && dst == FP_F32) return x << 16;
+    if (fd.mb > fs.mb) { /* widening */
+        uint64_t pay = (x & f_fracmask(fs)) << (fd.mb - fs.mb);
+        return sign | f_expmask(fd) | (1ull << (fd.mb - 1)) | pay;
     }
-    /* dst f64 */
-    if (src == FP_F32) return ((x & 0x80000000ull) << 32) | 0x7ff8000000000000ull | ((x & 0x7fffff) << 29);
-    return 0x7fffffffffffffffull;
+    if (src == FP_F64 && (dst == FP_F16 || dst == FP_BF16)) return sign | f_expmask(fd) | (1ull << (fd.mb - 1));
+    if (dst == FP_F16 || dst == FP_BF16) return FP16_CANON_NAN;
+    if (dst == FP_F32) return sign | 0x7fc00000u | ((x >> 29) & 0x7fffff);
+    return f_cnan(fd);
 }
 
 static uint64_t post_flags(fmt_t f, uint64_t x, int flags)
@@ -518,9 +529,11 @@ uint64_t fp_cvt_f2f(uint64_t bits, fp_type src, fp_type dst, fp_rnd r, int flags
 {
     fmt_t fs = FMT[src], fd = FMT[dst];
     int ftz = (flags & FP_CVT_FTZ) != 0;
-    if (ftz && src == FP_F32) bits = f_ftz(fs, bits);
+    /* measured: .ftz does not flush f32 inputs when converting to f16/bf16 */
+    if (ftz && src == FP_F32 && dst != FP_F16 && dst != FP_BF16) bits = f_ftz(fs, bits);
     if (f_isnan(fs, bits)) {
         if (flags & FP_CVT_SAT) return 0;
+        if (ftz && src == FP_F32) bits = FP32_CANON_NAN; /* .ftz canonicalises the f32 NaN */
         return nan_convert(src, dst, bits);
     }
     dec_t d = decode(fs, bits);
@@ -581,13 +594,13 @@ uint64_t fp_cvt_f2i(uint64_t bits, fp_type src, int dst_bits, int dst_signed, fp
     uint64_t minv_mag = dst_signed ? (mask >> 1) + 1 : 0; /* magnitude of min */
     uint64_t res;
     if (d.cls == 0) return 0;
-    if (d.cls == 2) res = d.sign ? (dst_signed ? (uint64_t)-(int64_t)minv_mag : 0) : maxv;
+    if (d.cls == 2) res = d.sign ? (dst_signed ? (0 - minv_mag) : 0) : maxv;
     else {
         int big;
         u128 n = round_to_int(d.sign, d.m, d.e, r, &big);
         if (!d.sign) res = (big || n > maxv) ? maxv : (uint64_t)n;
         else if (!dst_signed) res = 0;
-        else res = (big || n > minv_mag) ? (uint64_t)-(int64_t)minv_mag : (uint64_t)-(int64_t)(uint64_t)n;
+        else res = (big || n > minv_mag) ? (0 - minv_mag) : (0 - (uint64_t)n);
     }
     return res & mask;
 }

@@ -26,9 +26,11 @@ static inline uint32_t out32(double v, int ftz)
 uint32_t fp32_div_approx(uint32_t a, uint32_t b, int ftz)
 {
     if (ftz) { a = ftz32(a); b = ftz32(b); }
-    /* div.approx = a * rcp.approx(b); |b| in [2^126, 2^128) -> 0 on hardware */
-    double q = (double)b2f(a) * (1.0 / (double)b2f(b));
-    return out32(q, ftz);
+    /* div.approx = a * rcp.approx(b), where a subnormal reciprocal is flushed
+     * (so |b| in (2^126, 2^128) gives 0 or NaN for a = inf, as on hardware) */
+    float rc = (float)(1.0 / (double)b2f(b));
+    if (rc == rc && (f2b(rc) & 0x7f800000u) == 0) rc = copysignf(0.0f, rc);
+    return out32((double)b2f(a) * (double)rc, ftz);
 }
 
 uint32_t fp32_div_full(uint32_t a, uint32_t b, int ftz)
@@ -84,6 +86,14 @@ uint32_t fp32_tanh_approx(uint32_t a)
     return out32(tanh((double)b2f(a)), 0);
 }
 
+/* MUFU.RCP64H / RSQ64H style: only the high 32 bits of the result are
+ * produced (low word zero). Rounded to nearest at bit 32 here. */
+static uint64_t hi32(uint64_t u)
+{
+    if ((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) return u & 0xffffffff00000000ull;
+    return (u + 0x80000000ull) & 0xffffffff00000000ull;
+}
+
 uint64_t fp64_rcp_approx_ftz(uint64_t a)
 {
     double x = b2d(a);
@@ -92,7 +102,7 @@ uint64_t fp64_rcp_approx_ftz(uint64_t a)
     if (r != r) return 0x7fffffffffffffffull;
     uint64_t u = d2b(r);
     if ((u & 0x7ff0000000000000ull) == 0) u &= 0x8000000000000000ull;
-    return u;
+    return hi32(u);
 }
 
 uint64_t fp64_rsqrt_approx(uint64_t a, int ftz)
@@ -101,7 +111,7 @@ uint64_t fp64_rsqrt_approx(uint64_t a, int ftz)
     if (ftz && (a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
     double r = 1.0 / sqrt(x);
     if (r != r) return 0x7fffffffffffffffull;
-    return d2b(r);
+    return ftz ? hi32(d2b(r)) : d2b(r);
 }
 
 /* f16 / bf16 helpers */
