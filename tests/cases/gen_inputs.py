@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Deterministic inputs for tests/cases/* and kernels/* (fixed seeds, no numpy).
+Run from anywhere: python3 tests/cases/gen_inputs.py"""
+import os, random, struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERN = os.path.normpath(os.path.join(HERE, '..', '..', 'kernels'))
+
+
+def w(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(data)
+
+
+def u32s(v): return struct.pack('<%dI' % len(v), *[x & 0xffffffff for x in v])
+def u64s(v): return struct.pack('<%dQ' % len(v), *[x & 0xffffffffffffffff for x in v])
+def i32s(v): return struct.pack('<%di' % len(v), *v)
+def f32s(v): return struct.pack('<%df' % len(v), *v)
+
+
+# ---- int_edge: 16 interesting 32-bit and 64-bit values
+V32 = [0, 1, 2, 3, 7, 31, 32, 33, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe,
+       0x12345678, 0xdeadbeef, 0x00ff00f0, 0x80000001]
+V64 = [0, 1, 3, 32, 63, 64, 65, 0x7fffffffffffffff, 0x8000000000000000,
+       0xffffffffffffffff, 0xfffffffffffffffe, 0x123456789abcdef0,
+       0xdeadbeefcafebabe, 0x00000000ffffffff, 0x0000000100000000, 0x8000000000000001]
+w(os.path.join(HERE, 'int_edge', 'v32.bin'), u32s(V32))
+w(os.path.join(HERE, 'int_edge', 'v64.bin'), u64s(V64))
+
+# ---- fp_rounding: 16 floats and 16 doubles given as bit patterns
+F32 = [0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3fc00000, 0x40400000,
+       0x3dcccccd, 0x3eaaaaab, 0x7f7fffff, 0x00800000, 0x00000001, 0x007fffff,
+       0x7f800000, 0xff800000, 0x7fc00000, 0x4b800001]
+F64 = [0x0000000000000000, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000,
+       0x3ff8000000000000, 0x4008000000000000, 0x3fb999999999999a, 0x3fd5555555555555,
+       0x7fefffffffffffff, 0x0010000000000000, 0x0000000000000001, 0x36a0000000000000,
+       0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000, 0x4340000000000001]
+w(os.path.join(HERE, 'fp_rounding', 'f32.bin'), u32s(F32))
+w(os.path.join(HERE, 'fp_rounding', 'f64.bin'), u64s(F64))
+# 16 halves then 16 bfloat16 (bit patterns)
+H16 = [0x0000, 0x8000, 0x3c00, 0xbc00, 0x3e00, 0x7bff, 0x0400, 0x0001, 0x03ff, 0x7c00,
+       0xfc00, 0x7e00, 0x3555, 0x4900, 0xc500, 0x0200]
+B16 = [0x0000, 0x8000, 0x3f80, 0xbf80, 0x3fc0, 0x7f7f, 0x0080, 0x0001, 0x007f, 0x7f80,
+       0xff80, 0x7fc0, 0x3eab, 0x4b80, 0xc2c8, 0x4049]
+w(os.path.join(HERE, 'fp_rounding', 'h16.bin'), struct.pack('<16H', *H16) + struct.pack('<16H', *B16))
+
+# ---- atomics_all: initial values (32 u32 slots, 32 u64 slots) and per-thread own slots
+A32 = [0] * 32
+A64 = [0] * 32
+A32[2] = 0xffffffff          # and
+A32[5] = 0x7fffffff          # min s32
+A32[6] = 0x80000000          # max s32 (INT_MIN)
+A32[7] = 0xffffffff          # min u32
+A32[10] = 7                  # dec start
+A32[14] = 0x7fffffff         # red.min.s32
+A64[1] = 0xffffffffffffffff  # and b64
+A64[4] = 0x7fffffffffffffff  # min s64
+A64[5] = 0x8000000000000000  # max s64
+A64[6] = 0xffffffffffffffff  # min u64
+w(os.path.join(HERE, 'atomics_all', 'init32.bin'), u32s(A32))
+w(os.path.join(HERE, 'atomics_all', 'init64.bin'), u64s(A64))
+rnd = random.Random(1234)
+w(os.path.join(HERE, 'atomics_all', 'own.bin'), u32s([rnd.getrandbits(32) for _ in range(1024)]))
+
+# ---- mem_forms: 1 KiB of bytes
+rnd = random.Random(42)
+w(os.path.join(HERE, 'mem_forms', 'bytes.bin'), bytes(rnd.getrandbits(8) for _ in range(1024)))
+
+# ---- cub_block: 2 blocks x 512 ints with duplicates and negatives
+rnd = random.Random(7)
+w(os.path.join(HERE, 'cub_block', 'keys.bin'), i32s([rnd.randint(-1000, 1000) for _ in range(1024)]))
+
+# ---- warp_algos / barriers_named: 256 ints
+rnd = random.Random(99)
+w(os.path.join(HERE, 'warp_algos', 'data.bin'), i32s([rnd.randint(-50, 50) for _ in range(256)]))
+rnd = random.Random(5)
+w(os.path.join(HERE, 'barriers_named', 'data.bin'), i32s([rnd.randint(0, 9) for _ in range(256)]))
+
+# ---- calls_recursion: 64 ints
+rnd = random.Random(11)
+w(os.path.join(HERE, 'calls_recursion', 'in.bin'), i32s([rnd.randint(-100, 100) for _ in range(64)]))
+
+# ---- assert_fail: every value < 10 except index 37
+v = [i % 10 for i in range(64)]
+v[37] = 12
+w(os.path.join(HERE, 'assert_fail', 'in.bin'), i32s(v))
+
+# ---- kernels/
+rnd = random.Random(2024)
+n = 1000
+w(os.path.join(KERN, 'saxpy', 'x.bin'), f32s([rnd.uniform(-10, 10) for _ in range(n)]))
+w(os.path.join(KERN, 'saxpy', 'y.bin'), f32s([rnd.uniform(-10, 10) for _ in range(n)]))
+rnd = random.Random(3)
+w(os.path.join(KERN, 'reduce', 'in.bin'), i32s([rnd.randint(-1000, 1000) for _ in range(2048)]))
+rnd = random.Random(4)
+w(os.path.join(KERN, 'histogram', 'in.bin'), bytes(int(abs(rnd.gauss(128, 40))) % 256 for _ in range(4096)))
+rnd = random.Random(5)
+# matmul: A 48x32, B 32x40, small integers (and halves) stored as float: exact sums
+w(os.path.join(KERN, 'matmul', 'a.bin'), f32s([float(rnd.randint(-8, 8)) for _ in range(48 * 32)]))
+w(os.path.join(KERN, 'matmul', 'b.bin'), f32s([rnd.randint(-8, 8) * 0.5 for _ in range(32 * 40)]))
+rnd = random.Random(6)
+w(os.path.join(KERN, 'scan', 'in.bin'), i32s([rnd.randint(-20, 100) for _ in range(1024)]))
+print('inputs written')
