@@ -506,7 +506,10 @@ static uint64_t nan_convert(fp_type src, fp_type dst, uint64_t x)
     fmt_t fs = FMT[src], fd = FMT[dst];
     uint64_t sign = (x & f_signbit(fs)) ? f_signbit(fd) : 0;
     if (src == dst) return x;
+    if (src == FP_F16 && dst == FP_F32) return FP32_CANON_NAN;
     if (src == FP_BF16 && dst == FP_F32) return x << 16;
+    if (src == FP_F64 && (dst == FP_F16 || dst == FP_BF16)) return sign | f_expmask(fd) | (1ull << (fd.mb - 1));
+    if (dst == FP_F16 || dst == FP_BF16) return FP16_CANON_NAN;
     if (fd.mb > fs.mb) { /* widening */
         uint64_t pay = (x & f_fracmask(fs)) << (fd.mb - fs.mb);
         return sign | f_expmask(fd) | (1ull << (fd.mb - 1)) | pay;
@@ -529,11 +532,12 @@ uint64_t fp_cvt_f2f(uint64_t bits, fp_type src, fp_type dst, fp_rnd r, int flags
 {
     fmt_t fs = FMT[src], fd = FMT[dst];
     int ftz = (flags & FP_CVT_FTZ) != 0;
-    /* measured: .ftz does not flush f32 inputs when converting to f16/bf16 */
-    if (ftz && src == FP_F32 && dst != FP_F16 && dst != FP_BF16) bits = f_ftz(fs, bits);
+    /* measured: .ftz does not flush f32 inputs when converting to f16 (it does for bf16) */
+    if (ftz && src == FP_F32 && dst != FP_F16) bits = f_ftz(fs, bits);
     if (f_isnan(fs, bits)) {
         if (flags & FP_CVT_SAT) return 0;
         if (ftz && src == FP_F32) bits = FP32_CANON_NAN; /* .ftz canonicalises the f32 NaN */
+        if (ftz && src == FP_BF16 && dst == FP_F32) return FP32_CANON_NAN;
         return nan_convert(src, dst, bits);
     }
     dec_t d = decode(fs, bits);
@@ -588,7 +592,9 @@ uint64_t fp_cvt_f2i(uint64_t bits, fp_type src, int dst_bits, int dst_signed, fp
     fmt_t f = FMT[src];
     uint64_t mask = dst_bits == 64 ? ~0ull : ((1ull << dst_bits) - 1);
     if ((flags & FP_CVT_FTZ) && src == FP_F32) bits = f_ftz(f, bits);
-    if (f_isnan(f, bits)) return 0;
+    /* NaN: 0, except for the 64-bit conversion paths (f64 source or 64-bit
+     * destination), which give the most negative value's bit pattern */
+    if (f_isnan(f, bits)) return (src == FP_F64 || dst_bits == 64) ? (1ull << (dst_bits - 1)) : 0;
     dec_t d = decode(f, bits);
     uint64_t maxv = dst_signed ? (mask >> 1) : mask;
     uint64_t minv_mag = dst_signed ? (mask >> 1) + 1 : 0; /* magnitude of min */

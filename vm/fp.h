@@ -15,7 +15,9 @@
  *  - .sat clamps to [0,1], NaN -> +0.
  *  - min/max: -0 < +0; one NaN -> the other operand; both NaN -> canonical NaN;
  *    .NaN variants return the canonical NaN if either is NaN.
- *  - cvt float->int saturates, NaN -> 0.
+ *  - cvt float->int saturates; NaN -> 0 for f16/bf16/f32 sources with a <= 32-bit
+ *    destination, but NaN -> 1<<(dst_bits-1) (e.g. 0x80000000, 0x8000000000000000)
+ *    when the source is f64 or the destination is 64-bit.
  */
 #ifndef PTXEMU_FP_H
 #define PTXEMU_FP_H
@@ -128,13 +130,18 @@ uint32_t bf16x2_ex2_approx(uint32_t a);
 
 /* float -> float (cvt{.frnd}{.ftz}{.sat}{.relu}{.satfinite}.dst.src).
  * Narrowing rounds with r; widening is exact (r ignored); same-type is a
- * copy (with ftz/sat applied). NaN: f32->f64 keeps the quieted payload,
- * f64->f32 keeps the sign, top payload bits, quieted; ->f16/bf16 gives 0x7fff. */
+ * copy (with ftz/sat applied).  .ftz flushes f32 subnormals except for the f16
+ * destination (cvt.ftz.f16.f32 keeps subnormal inputs, as measured).
+ * NaN (measured): widening to f64 keeps sign + quieted payload; f16->f32 gives
+ * 0x7fffffff; bf16->f32 is a plain shift (canonical 0x7fffffff with .ftz);
+ * f64->f32 keeps sign, quiet bit and top payload; f64->f16/bf16 sign|quiet;
+ * f32/f16/bf16 -> f16/bf16 the canonical 0x7fff. */
 uint64_t fp_cvt_f2f(uint64_t bits, fp_type src, fp_type dst, fp_rnd r, int flags);
 /* same-type round to integral value: cvt.{rni,rzi,rmi,rpi}{.ftz}{.sat}.T.T */
 uint64_t fp_cvt_frint(uint64_t bits, fp_type t, fp_rint r, int flags);
 /* float -> integer: cvt.irnd{.ftz}.{s,u}{8,16,32,64}.T
- * Out-of-range saturates to the int type's min/max, NaN -> 0.
+ * Out-of-range saturates to the int type's min/max; NaN -> 0, or 1<<(dst_bits-1)
+ * when src is f64 or dst_bits is 64 (as measured on sm_90).
  * Result is the dst_bits-wide two's complement value, zero-extended to 64 bits. */
 uint64_t fp_cvt_f2i(uint64_t bits, fp_type src, int dst_bits, int dst_signed, fp_rint r, int flags);
 /* integer -> float: cvt.frnd{.sat}.T.{s,u}{8,16,32,64}.  Only the low src_bits

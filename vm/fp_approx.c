@@ -28,6 +28,8 @@ uint32_t fp32_div_approx(uint32_t a, uint32_t b, int ftz)
     if (ftz) { a = ftz32(a); b = ftz32(b); }
     /* div.approx = a * rcp.approx(b), where a subnormal reciprocal is flushed
      * (so |b| in (2^126, 2^128) gives 0 or NaN for a = inf, as on hardware) */
+    if (!ftz && (b & 0x7f800000u) == 0) /* subnormal divisor: hardware pre-scales */
+        return out32((double)b2f(a) / (double)b2f(b), 0);
     float rc = (float)(1.0 / (double)b2f(b));
     if (rc == rc && (f2b(rc) & 0x7f800000u) == 0) rc = copysignf(0.0f, rc);
     return out32((double)b2f(a) * (double)rc, ftz);
@@ -94,12 +96,14 @@ static uint64_t hi32(uint64_t u)
     return (u + 0x80000000ull) & 0xffffffff00000000ull;
 }
 
+/* these only look at the high word of the operand; NaN -> 0x7fffffff00000000 */
 uint64_t fp64_rcp_approx_ftz(uint64_t a)
 {
+    a &= 0xffffffff00000000ull;
     double x = b2d(a);
     if ((a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
     double r = 1.0 / x;
-    if (r != r) return 0x7fffffffffffffffull;
+    if (r != r) return 0x7fffffff00000000ull;
     uint64_t u = d2b(r);
     if ((u & 0x7ff0000000000000ull) == 0) u &= 0x8000000000000000ull;
     return hi32(u);
@@ -107,11 +111,17 @@ uint64_t fp64_rcp_approx_ftz(uint64_t a)
 
 uint64_t fp64_rsqrt_approx(uint64_t a, int ftz)
 {
+    if (!ftz) { /* full precision, IEEE-like NaN handling */
+        if ((a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return a | 0x0008000000000000ull;
+        double r = 1.0 / sqrt(b2d(a));
+        return r != r ? 0xfff8000000000000ull : d2b(r);
+    }
+    a &= 0xffffffff00000000ull;
     double x = b2d(a);
-    if (ftz && (a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
+    if ((a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
     double r = 1.0 / sqrt(x);
-    if (r != r) return 0x7fffffffffffffffull;
-    return ftz ? hi32(d2b(r)) : d2b(r);
+    if (r != r) return 0x7fffffff00000000ull;
+    return hi32(d2b(r));
 }
 
 /* f16 / bf16 helpers */

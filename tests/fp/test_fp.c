@@ -205,6 +205,7 @@ static int approx_ok(const opdesc *d, int t, uint64_t in, uint64_t gpu, uint64_t
         return err <= 4;
     }
     int64_t u = ulpdist(f, gpu, me);
+    if (t == T_F64 && d->ftz) u >>= 32; /* rcp/rsqrt.approx.ftz.f64: high word only */
     if (((gpu ^ me) >> (f.mb + f.eb)) & 1) { if (g == 0 && m == 0) u = 0; }
     if ((double)u > *maxerr) *maxerr = (double)u;
     int tol = !strcmp(d->opc, "tanh") ? (t == T_F32 ? 4096 : 4) : 4;
