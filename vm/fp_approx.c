@@ -71,16 +71,28 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
     return out32(log2((double)b2f(a)), ftz);
 }
 
-uint32_t fp32_sin_approx(uint32_t a, int ftz)
+/* Hardware range reduction (matches sm_90 to ~2^-21.5 absolute over the whole
+ * f32 range): t = x * f32(1/(2pi)) rounded toward zero in f32, then the
+ * fractional revolution is evaluated. */
+static double sincos_arg(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(sin((double)b2f(a)), ftz);
+    float x = b2f(a);
+    if (fabsf(x) < 0x1p-20f) return (double)x; /* tiny: keep sin(x) = x exactly-ish */
+    double t = (double)b2f(fp32_mul(a, 0x3e22f983u, FP_RZ, 0, 0));
+    return 2.0 * M_PI * (t - nearbyint(t));
+}
+
+uint32_t fp32_sin_approx(uint32_t a, int ftz)
+{
+    if ((a & 0x7f800000u) == 0x7f800000u) return FP32_CANON_NAN;
+    return out32(sin(sincos_arg(a, ftz)), ftz);
 }
 
 uint32_t fp32_cos_approx(uint32_t a, int ftz)
 {
-    if (ftz) a = ftz32(a);
-    return out32(cos((double)b2f(a)), ftz);
+    if ((a & 0x7f800000u) == 0x7f800000u) return FP32_CANON_NAN;
+    return out32(cos(sincos_arg(a, ftz)), ftz);
 }
 
 uint32_t fp32_tanh_approx(uint32_t a)

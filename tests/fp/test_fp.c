@@ -193,7 +193,7 @@ static int approx_ok(const opdesc *d, int t, uint64_t in, uint64_t gpu, uint64_t
         double x = tod(f, in);
         double e = fabs(g - m);
         if (e > *maxerr_all) *maxerr_all = e;
-        if (fabs(x) > M_PI) return 1; /* range reduction differs: not checked */
+        (void)x;
         if (e > *maxerr) *maxerr = e;
         return e <= ldexp(1, -19);
     }
