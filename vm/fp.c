@@ -40,8 +40,7 @@ static inline uint64_t f_cnan(fmt_t f) { return f.mb == 52 ? FP64_DEFAULT_NAN : 
 
 /* round the exact value (-1)^sign * m * 2^e (m != 0; m's bit 0 may be a sticky
  * bit as long as at least 2 bits lie below the target's rounding position).
- * ftz: 0 none, 1 flush results that are subnormal after rounding,
- * 2 flush results that are below the normal range before rounding. */
+ * ftz: flush tiny results (IEEE tininess after rounding), as measured on sm_90. */
 static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
 {
     int bias = (1 << (f.eb - 1)) - 1;
@@ -82,8 +81,31 @@ static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
         int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
         return sb | (toinf ? f_expmask(f) : f_max(f));
     }
-    if (ftz == 1 && (bits & f_expmask(f)) == 0) return sb; /* flush subnormal result */
-    if (ftz == 2 && E < emin) return sb; /* flush if tiny before rounding */
+    /* .ftz: sm_90 flushes results that are tiny in the IEEE "after rounding"
+     * sense: rounded to full precision with unbounded exponent, still below
+     * 2^emin.  (mul.rn.ftz 0x3f7fffff*0x00800000 -> +0, but an fma whose exact
+     * result is 2^-126 - 2^-225 -> 2^-126.) */
+    if (ftz && E < emin) {
+        int tiny = 1;
+        if (E == emin - 1) { /* could round up to 2^emin at full precision */
+            int sh2 = (E - f.mb) - e;
+            if (sh2 > 0) {
+                u128 k2 = sh2 >= 128 ? 0 : m >> sh2;
+                u128 rem2 = sh2 >= 128 ? m : m & (((u128)1 << sh2) - 1);
+                int rb2 = sh2 > 128 ? 0 : sh2 == 128 ? (int)(m >> 127) : (int)((rem2 >> (sh2 - 1)) & 1);
+                int st2 = sh2 > 128 ? rem2 != 0 : (rem2 & ((((u128)1) << (sh2 - 1)) - 1)) != 0;
+                int inc2 = 0;
+                switch (r) {
+                case FP_RN: inc2 = rb2 && (st2 || (k2 & 1)); break;
+                case FP_RZ: break;
+                case FP_RM: inc2 = sign && (rb2 || st2); break;
+                case FP_RP: inc2 = !sign && (rb2 || st2); break;
+                }
+                if (k2 + inc2 == ((u128)1 << (f.mb + 1))) tiny = 0;
+            }
+        }
+        if (tiny) return sb;
+    }
     return sb | bits;
 }
 
@@ -206,7 +228,7 @@ uint32_t fp32_div(uint32_t a, uint32_t b, fp_rnd r, int ftz)
     if (isinf(q) || q == 0) return nanfix32((float)q);
     double rem = fma(-q, db, da);
     int dir = rem == 0 ? 0 : ((rem > 0) == (db > 0) ? 1 : -1);
-    return (uint32_t)round_d(f, q, dir, r, ftz ? 2 : 0);
+    return (uint32_t)round_d(f, q, dir, r, ftz);
 }
 
 uint32_t fp32_sqrt(uint32_t a, fp_rnd r, int ftz)

@@ -11,7 +11,9 @@
  *  - f64 arithmetic propagates the (quieted) NaN payload and sign; the default
  *    NaN for invalid operations (inf-inf, 0*inf, sqrt(-1)) is 0xfff8000000000000.
  *  - f32 denormals are supported without .ftz; .ftz flushes inputs and
- *    results to sign-preserving zero.
+ *    results to sign-preserving zero; a result is flushed when it is tiny in
+ *    the IEEE after-rounding sense (rounded to 24 bits with unbounded exponent
+ *    it is still < 2^-126), even if the subnormal rounding would give 2^-126.
  *  - .sat clamps to [0,1], NaN -> +0.
  *  - min/max: -0 < +0; one NaN -> the other operand; both NaN -> canonical NaN;
  *    .NaN variants return the canonical NaN if either is NaN.

@@ -272,6 +272,20 @@ int main(int argc, char **argv)
     }
     FLUSH_OP();
     pclose(fp);
+    /* extra cases recorded by gpu_ftz_probe.cu on sm_90 (ftz tininess rule) */
+    {
+        int bad = 0;
+        for (int r = 0; r < 4; r++) {
+            bad += fp32_mul(0x3f7fffff, 0x00800000, (fp_rnd)r, 1, 0) != 0;
+            bad += fp32_add(0x00800001, 0x80000002u, (fp_rnd)r, 1, 0) != 0x00800001;
+            bad += fp32_fma(0x3f7fffff, 0x00800000, 0x80000001u, (fp_rnd)r, 1, 0) != 0;
+        }
+        uint64_t dd = 0x380fffffbb1dd6a1ull; /* 1.1754942e-38 */
+        bad += fp_cvt_f2f(dd, FP_F64, FP_F32, FP_RP, FP_CVT_FTZ) != 0;
+        bad += fp_cvt_f2f(dd, FP_F64, FP_F32, FP_RN, FP_CVT_FTZ) != 0;
+        if (bad) { nfail_ops++; printf("FAIL ftz_probe %d cases differ\n", bad); }
+        else { npass_ops++; printf("PASS ftz_probe 14 cases\n"); }
+    }
     printf("%ld cases checked; %ld mismatching cases\n", ncases, nfail_cases);
     printf("%ld passed, %ld failed\n", npass_ops, nfail_ops);
     return nfail_ops ? 1 : 0;
