@@ -1,0 +1,80 @@
+# ptxemu — non-recursive Makefile.  MODE=release (default) | debug | asan
+MODE ?= release
+BUILD := build/$(MODE)
+CC ?= cc
+CFLAGS_COMMON := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
+ifeq ($(MODE),release)
+CFLAGS_MODE := -O2 -g
+else ifeq ($(MODE),debug)
+CFLAGS_MODE := -O0 -g3
+else ifeq ($(MODE),asan)
+CFLAGS_MODE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS_MODE := -fsanitize=address,undefined
+else
+$(error MODE must be release, debug or asan)
+endif
+CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
+LDLIBS := -lffi -lm -ldl -lreadline
+PREFIX ?= /usr/local
+
+GEN := $(BUILD)/gen
+LIB_SRCS := $(wildcard parser/*.c vm/*.c runtime/*.c lexer/*.c)
+GEN_SRCS := $(GEN)/ptx.tab.c $(GEN)/ptx.lex.c
+LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TOOL_SRCS))
+
+all: $(BUILD)/ptxemu build/ptxemu
+
+build/ptxemu: $(BUILD)/ptxemu
+	@mkdir -p build && ln -sf $(MODE)/ptxemu build/ptxemu
+
+$(BUILD)/libptxemu.a: $(LIB_OBJS)
+	ar rcs $@ $^
+
+$(BUILD)/ptxemu: $(TOOL_OBJS) $(BUILD)/libptxemu.a
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -o $@ $^ $(LDLIBS)
+
+$(GEN)/ptx.tab.c $(GEN)/ptx.tab.h: parser/ptx.y
+	@mkdir -p $(GEN)
+	bison -Wall -Werror --defines=$(GEN)/ptx.tab.h -o $(GEN)/ptx.tab.c $<
+
+$(GEN)/ptx.lex.c $(GEN)/ptx.lex.h: lexer/ptx.l $(GEN)/ptx.tab.h
+	@mkdir -p $(GEN)
+	flex --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
+
+# generated code is compiled without -Werror's pickier warnings
+$(GEN)/%.o: $(GEN)/%.c
+	$(CC) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
+
+$(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+test: all
+	@bash tests/run.sh
+
+bench: all
+	@bash tests/bench.sh
+
+clean:
+	rm -rf build
+
+.PHONY: all test bench clean
+
+# --- parser tests begin ---
+# The parser alone (usable before the VM compiles): astdump links only the
+# parser objects.  `make MODE=asan parser-test` runs tests/parser/run.sh.
+PARSER_OBJS := $(BUILD)/parser/ast.o $(BUILD)/parser/diag.o $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
+$(GEN)/ptx.tab.o: $(GEN)/ptx.lex.h
+
+$(BUILD)/astdump: $(BUILD)/tests/parser/astdump.o $(PARSER_OBJS)
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -o $@ $^ -lm
+
+parser-test:
+	@bash tests/parser/run.sh
+
+.PHONY: parser-test
+# --- parser tests end ---
