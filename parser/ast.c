@@ -1036,7 +1036,7 @@ void b_debug_end(ptx_builder *b)
     while (n < b->dbg_n && b->dbg_buf[n])
         n++;
     ast_debug_str *d = arena_alloc(b->a, sizeof *d);
-    d->label = b->sect_label;
+    d->label = b->dbg_label;
     d->text = b_str(b, b->dbg_buf ? b->dbg_buf : "", n);
     b_list_add(b, &b->dstrs, d, b->sect_loc);
 }
@@ -1046,7 +1046,7 @@ void b_debug_label(ptx_builder *b, const char *name, int line, int col)
     b_debug_end(b);
     b->dbg_open = 1;
     b->dbg_n = 0;
-    b->sect_label = (char *)name;
+    b->dbg_label = name;
     b->sect_loc.line = line;
     b->sect_loc.col = col;
 }

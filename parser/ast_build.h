@@ -108,6 +108,7 @@ typedef struct ptx_builder {
     char *dbg_buf;               /* bytes of the current debug string */
     size_t dbg_n, dbg_cap;
     int dbg_open;
+    const char *dbg_label;       /* label of the open debug string */
 
     /* the module being built */
     ast_module *m;

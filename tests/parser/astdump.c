@@ -1,6 +1,8 @@
 /* astdump — parse a .ptx file and print its AST, one line per statement.
  *
  *   astdump [-q] file.ptx
+ *   astdump -P file.ptx     parse every byte prefix (robustness; no output)
+ *   astdump -L file.ptx     parse every line prefix (robustness; no output)
  *
  * Exit status: 0 parsed (AST on stdout unless -q), 3 parse errors (rendered
  * on stderr with diag_render), 2 usage or I/O error.
@@ -272,15 +274,41 @@ static void dump(const ast_module *m)
     }
 }
 
+/* parses text[0..n) from an exactly sized copy, so overreads are caught */
+static int parse_prefix(const char *path, const char *text, size_t n)
+{
+    char *copy = malloc(n ? n : 1);
+    if (n)
+        memcpy(copy, text, n);
+    diag_list d;
+    diag_init(&d);
+    ast_module *m = ast_parse(path, copy, n, &d);
+    int ok = m != NULL;
+    if (!m) {
+        FILE *null = fopen("/dev/null", "w");
+        if (null) {
+            diag_render(&d, copy, n, null);
+            fclose(null);
+        }
+    }
+    ast_module_free(m);
+    diag_list_free(&d);
+    free(copy);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
-    int quiet = 0, ai = 1;
+    int quiet = 0, prefixes = 0, ai = 1;
     if (ai < argc && strcmp(argv[ai], "-q") == 0) {
         quiet = 1;
         ai++;
+    } else if (ai < argc && (strcmp(argv[ai], "-P") == 0 || strcmp(argv[ai], "-L") == 0)) {
+        prefixes = argv[ai][1];
+        ai++;
     }
     if (ai + 1 != argc) {
-        fprintf(stderr, "usage: astdump [-q] file.ptx\n");
+        fprintf(stderr, "usage: astdump [-q|-P|-L] file.ptx\n");
         return 2;
     }
     FILE *fp = fopen(argv[ai], "rb");
@@ -305,6 +333,19 @@ int main(int argc, char **argv)
         len += n;
     }
     fclose(fp);
+
+    if (prefixes) {
+        for (size_t k = 0; k <= len; k++)
+            if (prefixes == 'P' || k == len || buf[k] == '\n')
+                parse_prefix(argv[ai], buf, k);
+        free(buf);
+        return 0;
+    }
+    char *exact = malloc(len ? len : 1);
+    if (len)
+        memcpy(exact, buf, len);
+    free(buf);
+    buf = exact;
 
     diag_list d;
     diag_init(&d);
