@@ -2,7 +2,7 @@
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
-CFLAGS_COMMON := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
+CFLAGS_COMMON := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
 ifeq ($(MODE),release)
 CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)

@@ -1,0 +1,195 @@
+/* runcase.c — one launch from a case description, with its expectations. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runcase.h"
+#include "ffi.h"
+
+vm_status rt_expected_status(rt_case_status s)
+{
+    switch (s) {
+    case RT_CASE_STATUS_OK: return VM_OK;
+    case RT_CASE_STATUS_DEADLOCK: return VM_DEADLOCK;
+    case RT_CASE_STATUS_TRAP: return VM_TRAP;
+    case RT_CASE_STATUS_ASSERT: return VM_ASSERT;
+    case RT_CASE_STATUS_FAULT: return VM_FAULT;
+    }
+    return VM_OK;
+}
+
+static void capture(void *ctx, const char *text, size_t len)
+{
+    rt_strbuf_append(ctx, text, len);
+}
+
+void rt_describe_fault(const ptxemu_module *m, const vm_fault *f, char *buf, size_t len)
+{
+    char loc[512] = "";
+    int line = 0;
+    if (m && f->pc < m->bc->ncode) {
+        line = m->bc->code[f->pc].line;
+        bc_format_srcloc(m->bc, m->bc->code[f->pc].src, 1, loc, sizeof loc);
+    }
+    int fn = m ? bc_func_at(m->bc, f->pc) : -1;
+    snprintf(buf, len, "%s:%d%s%s%s in %s, block (%u,%u,%u) thread (%u,%u,%u)", m ? m->path : "?", line,
+             loc[0] ? " (" : "", loc, loc[0] ? ")" : "", fn >= 0 ? m->bc->funcs[fn].name : "?",
+             f->cta[0], f->cta[1], f->cta[2], f->tid[0], f->tid[1], f->tid[2]);
+}
+
+/* Lays the case's parameters out in the kernel's parameter buffer. */
+static int build_params(const rt_case *c, const bc_func *k, const uint64_t *bufaddr, uint8_t *pb, char *msg, size_t len)
+{
+    if (c->nparams != k->nparams) {
+        snprintf(msg, len, "kernel '%s' takes %d parameters; the case gives %d", k->name, k->nparams, c->nparams);
+        return -1;
+    }
+    for (int i = 0; i < c->nparams; i++) {
+        const rt_case_param *p = &c->params[i];
+        uint64_t v = p->kind == RT_CASE_PARAM_PTR ? bufaddr[p->buffer] : p->bits;
+        size_t want = p->kind == RT_CASE_PARAM_PTR ? 8 : rt_case_param_size(p);
+        if ((size_t)k->params[i].size != want) {
+            snprintf(msg, len, "parameter %d of '%s' (%s) is %d bytes; the case gives %zu", i, k->name,
+                     k->params[i].name, k->params[i].size, want);
+            return -1;
+        }
+        memcpy(pb + k->params[i].offset, &v, want);
+    }
+    return 0;
+}
+
+static int check_results(const rt_case *c, ptxemu_device *dev, const uint64_t *bufaddr, rt_run_result *r)
+{
+    for (int i = 0; i < c->nexpects; i++) {
+        const rt_case_expect *e = &c->expects[i];
+        const rt_case_buffer *b = &c->buffers[e->buffer];
+        uint8_t *got = mem_xlate(&dev->mem, bufaddr[e->buffer], b->size);
+        char m[512];
+        int bad;
+        if (!got && b->size) { snprintf(r->msg, sizeof r->msg, "buffer %s was freed", b->name); return -1; }
+        if (e->close) {
+            size_t es = e->is_f64 ? 8 : 4;
+            bad = e->size != b->size ? (snprintf(m, sizeof m, "size %zu, want %zu", b->size, e->size), 1)
+                                     : rt_compare_close(got, e->data, b->size / es, e->is_f64, e->rel, e->abs, m, sizeof m);
+        } else bad = rt_compare_bytes(got, b->size, e->data, e->size, 4, m, sizeof m);
+        if (bad) { snprintf(r->msg, sizeof r->msg, "buffer %s: %s", b->name, m); return -1; }
+    }
+    if (c->stdout_path) {
+        size_t n = r->out.len < c->stdout_size ? r->out.len : c->stdout_size, k = 0;
+        while (k < n && r->out.data[k] == (char)c->stdout_data[k]) k++;
+        if (k < n || r->out.len != c->stdout_size) {
+            size_t ls = k;
+            while (ls > 0 && r->out.data[ls - 1] != '\n') ls--;
+            int line = 1;
+            for (size_t j = 0; j < ls; j++) line += r->out.data[j] == '\n';
+            snprintf(r->msg, sizeof r->msg, "stdout differs at line %d (byte %zu): got %zu bytes, want %zu", line, k,
+                     r->out.len, c->stdout_size);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int do_dumps(const rt_case *c, const rt_run_opts *o, ptxemu_device *dev, const uint64_t *bufaddr, rt_run_result *r)
+{
+    for (int i = 0; i < o->ndumps; i++) {
+        int b = -1;
+        for (int k = 0; k < c->nbuffers; k++) if (!strcmp(c->buffers[k].name, o->dumps[i].name)) b = k;
+        if (b < 0) { snprintf(r->msg, sizeof r->msg, "--dump: no buffer named '%s'", o->dumps[i].name); return -1; }
+        uint8_t *p = mem_xlate(&dev->mem, bufaddr[b], c->buffers[b].size);
+        FILE *f = fopen(o->dumps[i].path, "wb");
+        if (!f || (c->buffers[b].size && (!p || fwrite(p, 1, c->buffers[b].size, f) != c->buffers[b].size))) {
+            if (f) fclose(f);
+            snprintf(r->msg, sizeof r->msg, "--dump: cannot write %s", o->dumps[i].path);
+            return -1;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
+int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result *r, diag_list *diags)
+{
+    memset(r, 0, sizeof *r);
+    rt_strbuf_init(&r->out);
+    r->ptx_path = c->ptx_path;
+    ptxemu_module *m = ptxemu_load(c->ptx_path, diags, &r->ptx_text, &r->ptx_len);
+    if (!m) return r->exit_code = PTXEMU_EXIT_PTX;
+    ptxemu_device dev;
+    ptxemu_device_init(&dev);
+    uint64_t *bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof *bufaddr);
+    uint8_t *pb = NULL;
+    rt_ffi *ffi = NULL;
+    int code = PTXEMU_EXIT_OK;
+    for (int i = 0; i < c->nbuffers; i++) {
+        const rt_case_buffer *b = &c->buffers[i];
+        bufaddr[i] = mem_alloc_bytes(&dev.mem, b->size, b->name);
+        if (!bufaddr[i]) { snprintf(r->msg, sizeof r->msg, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); code = PTXEMU_EXIT_USAGE; goto done; }
+        rt_case_buffer_init(b, mem_xlate(&dev.mem, bufaddr[i], b->size));
+    }
+    int k = bc_find_func(m->bc, c->kernel);
+    if (k < 0 || !m->bc->funcs[k].is_entry) {
+        snprintf(r->msg, sizeof r->msg, "%s has no kernel named '%s'", c->ptx_path, c->kernel);
+        code = PTXEMU_EXIT_USAGE;
+        goto done;
+    }
+    const bc_func *kf = &m->bc->funcs[k];
+    pb = calloc(1, (size_t)kf->param_size + 8);
+    if (build_params(c, kf, bufaddr, pb, r->msg, sizeof r->msg)) { code = PTXEMU_EXIT_USAGE; goto done; }
+    if (o->nlibs && rt_ffi_open(&ffi, o->libs, o->nlibs, r->msg, sizeof r->msg)) { code = PTXEMU_EXIT_USAGE; goto done; }
+    vm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    memcpy(cfg.grid, c->grid, sizeof cfg.grid);
+    memcpy(cfg.block, c->block, sizeof cfg.block);
+    cfg.dyn_shared = c->shared_bytes;
+    cfg.params = pb;
+    cfg.params_size = (size_t)kf->param_size;
+    cfg.timeout = o->timeout;
+    cfg.insn_limit = o->insn_limit;
+    cfg.seed = o->seed;
+    cfg.output = capture;
+    cfg.output_ctx = &r->out;
+    cfg.hooks = o->hooks;
+    cfg.ffi = ffi;
+    cfg.local_size = o->local_size;
+    r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
+    code = ptxemu_exit_code(r->status);
+    if (r->status != VM_OK) {
+        char where[768];
+        rt_describe_fault(m, &r->fault, where, sizeof where);
+        if (r->status == VM_ERROR && !r->fault.report && r->fault.pc == 0 && r->fault.warp == 0 && r->fault.lane == 0)
+            snprintf(r->msg, sizeof r->msg, "%s", r->fault.msg);
+        else
+            snprintf(r->msg, sizeof r->msg, "%s: %s\n  at %s", vm_status_name(r->status), r->fault.msg, where);
+    }
+    if (do_dumps(c, o, &dev, bufaddr, r)) { code = PTXEMU_EXIT_USAGE; goto done; }
+    if (check) {
+        vm_status want = rt_expected_status(c->status);
+        if (r->status != want) {
+            char prev[1024];
+            snprintf(prev, sizeof prev, "%s", r->msg);
+            snprintf(r->msg, sizeof r->msg, "ended with %s, expected %s%s%s", vm_status_name(r->status),
+                     vm_status_name(want), prev[0] ? "; " : "", prev);
+            code = code ? code : PTXEMU_EXIT_MISMATCH;
+        } else {
+            code = PTXEMU_EXIT_OK;
+            if (r->status == VM_OK && check_results(c, &dev, bufaddr, r)) code = PTXEMU_EXIT_MISMATCH;
+        }
+    }
+done:
+    r->exit_code = code;
+    rt_ffi_close(ffi);
+    free(pb);
+    free(bufaddr);
+    ptxemu_device_destroy(&dev);
+    r->ptx_text = NULL;
+    ptxemu_module_free(m);
+    return code;
+}
+
+void rt_run_result_free(rt_run_result *r)
+{
+    rt_strbuf_free(&r->out);
+    free(r->fault.report);
+    free(r->ptx_text);
+    memset(r, 0, sizeof *r);
+}

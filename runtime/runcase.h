@@ -1,0 +1,52 @@
+/* runcase.h — run one launch described by a case file (or built from the
+ * command line into an rt_case) and check its expectations.
+ *
+ * Ownership: an rt_run_result owns its captured output and messages
+ * (rt_run_result_free); the rt_case and options are borrowed.
+ */
+#ifndef PTXEMU_RUNCASE_H
+#define PTXEMU_RUNCASE_H
+
+#include "casefile.h"
+#include "printf.h"
+#include "ptxemu.h"
+
+typedef struct rt_dump { const char *name, *path; } rt_dump;
+
+typedef struct rt_run_opts {
+    double timeout;              /* seconds, 0: none */
+    uint64_t insn_limit;
+    uint64_t seed;
+    const char *const *libs;     /* --load libraries */
+    int nlibs;
+    const rt_dump *dumps;
+    int ndumps;
+    const vm_hooks *hooks;
+    uint32_t local_size;
+} rt_run_opts;
+
+typedef struct rt_run_result {
+    int exit_code;               /* PTXEMU_EXIT_* */
+    vm_status status;
+    vm_fault fault;
+    char msg[1024];              /* why the run failed or mismatched */
+    rt_strbuf out;               /* device printf output */
+    uint64_t insns;              /* lane-instructions executed */
+    char *ptx_text;              /* the module text, for rendering diagnostics */
+    size_t ptx_len;
+    const char *ptx_path;
+} rt_run_result;
+
+/* Runs the case.  PTX errors go to diags (exit 3).  Expectations (expect,
+ * expect-close, expect-stdout, expect-status) are checked when `check` is
+ * set: a mismatch gives exit 1 and the first difference in msg. */
+int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result *r, diag_list *diags);
+void rt_run_result_free(rt_run_result *r);
+
+/* The status a case expects, as a vm_status. */
+vm_status rt_expected_status(rt_case_status s);
+
+/* Formats the fault location "ptx line N (file.cu:L:C), block (x,y,z) thread (x,y,z)". */
+void rt_describe_fault(const ptxemu_module *m, const vm_fault *f, char *buf, size_t len);
+
+#endif

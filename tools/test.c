@@ -1,0 +1,221 @@
+/* test.c — `ptxemu test PATH...`: every case under the paths, each in its
+ * own process (a crash or hang fails one case, not the run), JOBS at a time,
+ * reported in a stable order, ending with exactly "N passed, N failed". */
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tools.h"
+
+typedef struct tcase {
+    char *path;            /* the case file */
+    char *name;            /* shown name */
+    pid_t pid;
+    int fd;                /* read end of the child's report pipe */
+    char report[2048];
+    size_t rlen;
+    double start, secs;
+    int done, pass;
+} tcase;
+
+typedef struct tlist { tcase *v; int n, cap; } tlist;
+
+static void add_case(tlist *l, const char *path, const char *name)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        if (!l->v) { perror("ptxemu"); exit(PTXEMU_EXIT_USAGE); }
+    }
+    tcase *t = &l->v[l->n++];
+    memset(t, 0, sizeof *t);
+    t->path = strdup(path);
+    t->name = strdup(name);
+    t->fd = -1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Adds the case at dir/case.txt, or recurses into dir's subdirectories. */
+static void collect(tlist *l, const char *path, const char *name, int depth)
+{
+    struct stat st;
+    if (depth > 16 || stat(path, &st)) return;
+    if (!S_ISDIR(st.st_mode)) { add_case(l, path, name); return; }
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s/case.txt", path);
+    if (!stat(buf, &st)) { add_case(l, buf, name); return; }
+    DIR *d = opendir(path);
+    if (!d) return;
+    char **names = NULL;
+    int n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        if (n == cap) { cap = cap ? cap * 2 : 32; names = realloc(names, (size_t)cap * sizeof *names); }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        char sub[4096], subname[4096];
+        snprintf(sub, sizeof sub, "%s/%s", path, names[i]);
+        snprintf(subname, sizeof subname, "%s%s%s", name, name[0] ? "/" : "", names[i]);
+        if (!stat(sub, &st) && S_ISDIR(st.st_mode)) collect(l, sub, subname, depth + 1);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The child: runs one case and writes "P" or "F<reason>" to fd. */
+static void child(const tcase *t, double timeout, int fd)
+{
+    rt_case c;
+    diag_list d;
+    diag_init(&d);
+    char out[2048];
+    if (rt_case_parse(t->path, &c, &d)) {
+        snprintf(out, sizeof out, "Fbad case file: %s", d.n ? d.v[0].msg : "?");
+    } else {
+        rt_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.timeout = timeout;
+        rt_run_result r;
+        diag_list pd;
+        diag_init(&pd);
+        int code = rt_run_case(&c, &o, 1, &r, &pd);
+        if (code == 0) snprintf(out, sizeof out, "P");
+        else if (code == PTXEMU_EXIT_PTX && pd.n)
+            snprintf(out, sizeof out, "F%s:%d:%d: %s", pd.v[0].file ? pd.v[0].file : "?", pd.v[0].line, pd.v[0].col, pd.v[0].msg);
+        else snprintf(out, sizeof out, "F%s", r.msg);
+        rt_run_result_free(&r);
+        diag_list_free(&pd);
+        rt_case_free(&c);
+    }
+    for (char *p = out; *p; p++) if (*p == '\n') *p = ' ';
+    ssize_t w = write(fd, out, strlen(out));
+    (void)w;
+    diag_list_free(&d);
+}
+
+static void start(tcase *t, double timeout)
+{
+    int p[2];
+    if (pipe(p)) { perror("ptxemu: pipe"); exit(PTXEMU_EXIT_USAGE); }
+    fflush(stdout);
+    t->start = now();
+    t->pid = fork();
+    if (t->pid == 0) {
+        close(p[0]);
+        child(t, timeout, p[1]);
+        _exit(0);
+    }
+    close(p[1]);
+    t->fd = p[0];
+}
+
+static void finish(tcase *t)
+{
+    int status = 0;
+    waitpid(t->pid, &status, 0);
+    close(t->fd);
+    t->fd = -1;
+    t->secs = now() - t->start;
+    t->done = 1;
+    t->report[t->rlen] = 0;
+    if (WIFSIGNALED(status)) {
+        snprintf(t->report, sizeof t->report, "Fcrashed with signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    } else if (!t->rlen) snprintf(t->report, sizeof t->report, "Fno result");
+    t->pass = t->report[0] == 'P';
+}
+
+int tool_cmd_test(int argc, char **argv)
+{
+    tlist l = { NULL, 0, 0 };
+    int shard_k = 0, shard_n = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    double timeout = 120;
+    int verbose = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
+                fprintf(stderr, "ptxemu: --shard K/N with 1 <= K <= N\n");
+                return PTXEMU_EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
+        else {
+            struct stat st;
+            if (stat(argv[i], &st)) { fprintf(stderr, "ptxemu: %s: %s\n", argv[i], strerror(errno)); return PTXEMU_EXIT_USAGE; }
+            const char *base = strrchr(argv[i], '/');
+            collect(&l, argv[i], S_ISDIR(st.st_mode) ? "" : (base ? base + 1 : argv[i]), 0);
+            /* a directory given directly that is itself a case: name it */
+            if (S_ISDIR(st.st_mode) && l.n && !l.v[l.n - 1].name[0]) {
+                free(l.v[l.n - 1].name);
+                char tmp[4096];
+                snprintf(tmp, sizeof tmp, "%s", argv[i]);
+                size_t n = strlen(tmp);
+                while (n > 1 && tmp[n - 1] == '/') tmp[--n] = 0;
+                const char *b = strrchr(tmp, '/');
+                l.v[l.n - 1].name = strdup(b ? b + 1 : tmp);
+            }
+        }
+    }
+    if (jobs < 1) jobs = 1;
+    if (shard_n) {
+        int k = 0;
+        for (int i = 0; i < l.n; i++) {
+            if (i % shard_n == shard_k - 1) l.v[k++] = l.v[i];
+            else { free(l.v[i].path); free(l.v[i].name); }
+        }
+        l.n = k;
+    }
+    int next = 0, printed = 0, running = 0, passed = 0, failed = 0;
+    while (printed < l.n) {
+        while (running < jobs && next < l.n) { start(&l.v[next++], timeout); running++; }
+        struct pollfd pf[64];
+        int idx[64], np = 0;
+        for (int i = printed; i < next && np < 64; i++)
+            if (!l.v[i].done && l.v[i].fd >= 0) { pf[np].fd = l.v[i].fd; pf[np].events = POLLIN; idx[np++] = i; }
+        if (np) poll(pf, (nfds_t)np, 200);
+        for (int k = 0; k < np; k++) {
+            tcase *t = &l.v[idx[k]];
+            if (pf[k].revents & (POLLIN | POLLHUP)) {
+                ssize_t r = read(t->fd, t->report + t->rlen, sizeof t->report - 1 - t->rlen);
+                if (r > 0) t->rlen += (size_t)r;
+                else { finish(t); running--; }
+            } else if (now() - t->start > timeout + 10) {
+                kill(t->pid, SIGKILL);
+                finish(t);
+                snprintf(t->report, sizeof t->report, "Ftimed out after %.0f s", timeout + 10);
+                t->pass = 0;
+                running--;
+            }
+        }
+        while (printed < next && l.v[printed].done) {
+            tcase *t = &l.v[printed++];
+            if (t->pass) { passed++; printf("PASS %s%s", t->name, verbose ? "" : "\n"); }
+            else { failed++; printf("FAIL %s: %s\n", t->name, t->report + 1); }
+            if (verbose && t->pass) printf(" (%.2f s)\n", t->secs);
+            fflush(stdout);
+            free(t->path); free(t->name);
+        }
+    }
+    free(l.v);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? PTXEMU_EXIT_MISMATCH : 0;
+}

@@ -1,0 +1,213 @@
+/* bc.h — the compiled, pre-decoded form of a PTX module (bytecode).
+ *
+ * Ownership: a bc_module owns its code, constant pool, symbol tables, data
+ * images and strings; bc_module_free releases all of it.  It is immutable
+ * after bc_compile, so any number of launches (and threads) may share it.
+ *
+ * Every operand the VM reads is a register slot: immediates, symbol addresses
+ * and the hidden registers (frame pointer, carry flag, sink) live in slots too,
+ * so handlers never ask "is this an immediate?" at run time.  Slot numbers
+ * are stored pre-multiplied by BC_WARP (the register file is laid out
+ * [slot][lane]), so a handler reads lane l of operand a as R[I->a + l].
+ */
+#ifndef PTXEMU_BC_H
+#define PTXEMU_BC_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "ast.h"
+#include "diag.h"
+
+#define BC_WARP 32                     /* lanes per warp */
+#define BC_MAX_SLOTS (1u << 20)        /* register slots per module */
+#define BC_NO_GUARD 0xffffffffu
+/* Function "addresses" (for indirect calls) are BC_FUNC_ADDR_BASE + index. */
+#define BC_FUNC_ADDR_BASE 0xF0000000ull
+
+/* Operand formats, for the disassembler and the operand checks. */
+typedef enum bc_fmt {
+    F_NONE,     /* no operands */
+    F_D,        /* d */
+    F_DA,       /* d, a */
+    F_DAB,      /* d, a, b */
+    F_DABC,     /* d, a, b, c */
+    F_LD,       /* d (n regs at x), [a + imm] */
+    F_ST,       /* [a + imm], b (n regs at x) */
+    F_ATOM,     /* d, [a + imm], b, c */
+    F_BRA,      /* target (imm) */
+    F_CALL,     /* call: func (imm), n args / rets at x */
+    F_SREG,     /* d, special register (imm) */
+    F_COLL,     /* d|e, a, b, c, mask */
+    F_BAR       /* d, id a, count b, pred c */
+} bc_fmt;
+
+/* The opcode enum, from the one opcode table. */
+typedef enum bc_op {
+#define OP(name, text, fmt) OP_##name,
+#include "ops.def"
+#undef OP
+    OP__COUNT
+} bc_op;
+
+extern const char *const bc_op_name[OP__COUNT];
+extern const unsigned char bc_op_fmt[OP__COUNT];
+
+/* Modifier values kept in bc_insn.m1..m3 by families that need them. */
+enum { BC_RN, BC_RZ, BC_RM, BC_RP };                      /* float rounding */
+enum { BC_RNI, BC_RZI, BC_RMI, BC_RPI, BC_RNONE };        /* integer rounding */
+enum { BC_CMP_EQ, BC_CMP_NE, BC_CMP_LT, BC_CMP_LE, BC_CMP_GT, BC_CMP_GE,
+       BC_CMP_EQU, BC_CMP_NEU, BC_CMP_LTU, BC_CMP_LEU, BC_CMP_GTU, BC_CMP_GEU,
+       BC_CMP_NUM, BC_CMP_NAN };
+enum { BC_BOOL_AND, BC_BOOL_OR, BC_BOOL_XOR };
+enum { BC_SHFL_UP, BC_SHFL_DOWN, BC_SHFL_BFLY, BC_SHFL_IDX };
+enum { BC_RED_ADD, BC_RED_MIN, BC_RED_MAX, BC_RED_AND, BC_RED_OR, BC_RED_XOR,
+       BC_RED_INC, BC_RED_DEC, BC_RED_EXCH, BC_RED_CAS, BC_RED_POPC };
+/* Value kinds for atomics, redux, half ops: */
+enum { BC_K_U32, BC_K_S32, BC_K_U64, BC_K_S64, BC_K_F32, BC_K_F64,
+       BC_K_F16, BC_K_F16X2, BC_K_BF16, BC_K_BF16X2 };
+/* State spaces an address may name. */
+enum { BC_SP_GENERIC, BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST,
+       BC_SP_KPARAM };
+/* Special registers (the imm of OP_SREG). */
+enum { BC_SR_TID, BC_SR_NTID, BC_SR_CTAID, BC_SR_NCTAID, BC_SR_LANEID,
+       BC_SR_WARPID, BC_SR_NWARPID, BC_SR_SMID, BC_SR_NSMID, BC_SR_GRIDID,
+       BC_SR_LANEMASK_EQ, BC_SR_LANEMASK_LT, BC_SR_LANEMASK_LE,
+       BC_SR_LANEMASK_GT, BC_SR_LANEMASK_GE, BC_SR_CLOCK, BC_SR_CLOCK64,
+       BC_SR_GLOBALTIMER, BC_SR_DYN_SMEM, BC_SR_TOTAL_SMEM, BC_SR_CLUSTERID,
+       BC_SR_NCLUSTERID, BC_SR_CLUSTER_CTAID, BC_SR_CLUSTER_NCTAID,
+       BC_SR_CLUSTER_CTARANK, BC_SR_CLUSTER_NCTARANK, BC_SR_IS_EXPLICIT_CLUSTER,
+       BC_SR_PM0, BC_SR_ENVREG };
+
+/* One pre-decoded instruction.  Field use per opcode is stated in ops.def. */
+typedef struct bc_insn {
+    uint16_t op;
+    uint8_t m1, m2, m3;          /* modifiers (rounding, cmp, kind, ...) */
+    uint8_t n;                   /* vector length / operand count */
+    uint8_t gneg;                /* guard is negated */
+    uint8_t flags;               /* BC_IF_* */
+    uint32_t guard;              /* predicate slot*32, or BC_NO_GUARD */
+    uint32_t d, a, b, c, e;      /* slots * BC_WARP */
+    uint32_t x;                  /* index into bc_module.extra */
+    int64_t imm;                 /* offset, target pc, function, id, ... */
+    int32_t line;                /* PTX line */
+    int32_t src;                 /* index into bc_module.srclocs, -1: none */
+} bc_insn;
+
+enum {
+    BC_IF_FTZ = 1, BC_IF_SAT = 2, BC_IF_NEG = 4, BC_IF_ALIGNED = 8,
+    BC_IF_HAS_E = 16, BC_IF_VOLATILE = 32, BC_IF_BACK = 64
+};
+
+/* A CUDA source position (from .loc), with the inlined-at parent. */
+typedef struct bc_srcloc {
+    int file, line, col;
+    int parent;                  /* index of the inlined-at location, -1 none */
+    const char *func;            /* inlined function name (demangled no), or NULL */
+} bc_srcloc;
+
+/* Parameter of a function, as laid out in its frame (or the kernel param
+ * buffer for an entry). */
+typedef struct bc_param {
+    const char *name;
+    ast_type type;
+    int size, align, offset;
+} bc_param;
+
+typedef enum bc_func_kind {
+    BC_FN_DEFINED, BC_FN_BUILTIN, BC_FN_EXTERN
+} bc_func_kind;
+
+enum { BC_BUILTIN_VPRINTF = 1, BC_BUILTIN_ASSERTFAIL, BC_BUILTIN_MALLOC,
+       BC_BUILTIN_FREE };
+
+typedef struct bc_func {
+    const char *name;
+    int is_entry;
+    bc_func_kind kind;
+    int builtin;                 /* BC_BUILTIN_* */
+    int nparams, nrets;
+    bc_param *params, *rets;     /* entry: offsets in the kernel param buffer */
+    int param_size;              /* entry: kernel param buffer size */
+    uint32_t pc_begin, pc_end;   /* [begin, end) in bc_module.code */
+    uint32_t slot_base, nslots;  /* the function's own registers */
+    int frame_size;              /* local bytes per activation */
+    int line;
+    int64_t reqntid[3], maxntid[3];
+} bc_func;
+
+/* A module variable in global or const memory, with its initial bytes. */
+typedef struct bc_var {
+    const char *name;
+    int space;                   /* BC_SP_GLOBAL / CONST / SHARED */
+    uint64_t size, align;
+    uint64_t offset;             /* CONST/SHARED: offset in the space; GLOBAL:
+                                    offset in the module's global image */
+    int is_extern_shared;        /* .extern .shared x[] (dynamic) */
+} bc_var;
+
+/* A relocation in the global/const image: the address of symbol `var`
+ * (+ addend) written at `at` (8 bytes) once the module is placed. */
+typedef struct bc_reloc {
+    int space;                   /* image holding the pointer */
+    uint64_t at;
+    int var;                     /* index in vars */
+    int64_t addend;
+    int generic;
+} bc_reloc;
+
+/* A constant-pool slot whose value depends on where the module is placed
+ * (a global variable's address): patched at load time. */
+typedef struct bc_const_reloc {
+    uint32_t slot;
+    int var;
+    int64_t addend;
+} bc_const_reloc;
+
+typedef struct bc_module {
+    const char *path;
+    bc_insn *code;
+    uint32_t ncode;
+    bc_func *funcs;
+    int nfuncs;
+    uint32_t *extra;             /* operand lists (vectors, call args) */
+    uint32_t nextra;
+    uint64_t *consts;            /* constant pool, slots [0, nconsts) */
+    uint32_t nconsts;
+    bc_const_reloc *const_relocs;
+    int nconst_relocs;
+    uint32_t nslots;             /* total register slots */
+    uint32_t slot_fp, slot_cc, slot_sink;  /* hidden registers */
+    bc_var *vars;
+    int nvars;
+    uint8_t *global_image;       /* initial bytes of .global variables */
+    uint64_t global_size;
+    uint8_t *const_image;        /* the .const bank */
+    uint64_t const_size;
+    uint64_t shared_static;      /* bytes of static .shared (module-wide) */
+    bc_reloc *relocs;
+    int nrelocs;
+    bc_srcloc *srclocs;
+    int nsrclocs;
+    const char **files;          /* .file index -> path (NULL where unused) */
+    int nfiles;
+    int target_sm;               /* 90 for sm_90 */
+} bc_module;
+
+/* Compiles a parsed module; every error goes to diags (with the .ptx
+ * position) and compiling goes on to find more.  Returns NULL on error. */
+bc_module *bc_compile(const ast_module *m, diag_list *diags);
+void bc_module_free(bc_module *m);
+
+/* Looks a function up by name; -1 if absent. */
+int bc_find_func(const bc_module *m, const char *name);
+/* The function containing pc; -1 if none. */
+int bc_func_at(const bc_module *m, uint32_t pc);
+
+/* Writes the disassembly of the whole module (or one function, func >= 0). */
+void bc_disassemble(const bc_module *m, int func, FILE *out);
+/* Formats one instruction into buf (no newline). */
+void bc_format_insn(const bc_module *m, uint32_t pc, char *buf, size_t len);
+/* "file.cu:12:5" (with " inlined at ..." chain when `chain`) for a srcloc. */
+void bc_format_srcloc(const bc_module *m, int src, int chain, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1099 @@
+/* exec.c — the dispatch loop: executes one lane group of one warp.
+ *
+ * The group (lanes sharing a pc) runs instruction after instruction until it
+ * diverges, blocks in a collective or barrier, exits, or spends its budget;
+ * then the scheduler (sched.c) regroups.  Each handler is the PTX manual's
+ * description applied to the lanes `m` (issued lanes whose guard holds);
+ * LANES() has a full-warp fast path.  Every fault leaves through vm_fail with
+ * the faulting pc.  This is the only large function in the VM.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vm.h"
+#include "fp.h"
+#include "printf.h"
+#include "ffi.h"
+
+#if defined(__GNUC__) && !defined(PTXEMU_NO_COMPUTED_GOTO)
+#define VM_USE_GOTO 1
+#endif
+
+#define FULL 0xffffffffu
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static inline uint64_t sext(uint64_t v, int bits)
+{
+    int sh = 64 - bits;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+static inline float f32(uint64_t v) { uint32_t b = (uint32_t)v; float f; memcpy(&f, &b, 4); return f; }
+static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bf64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+/* The GPU's f32 arithmetic returns the canonical NaN. */
+static inline uint64_t canon32(float f) { return f != f ? 0x7fffffffu : bf32(f); }
+/* f64 NaNs keep payloads with GPU-specific operand priority: fp.c decides. */
+#define F64OP(expr, slow) ({ double r_ = (expr); r_ == r_ ? bf64(r_) : (slow); })
+
+static inline uint64_t umulhi64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+static inline uint64_t smulhi64(int64_t a, int64_t b) { return (uint64_t)(((__int128)a * b) >> 64); }
+
+static inline uint32_t brev32(uint32_t x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    return (x >> 16) | (x << 16);
+}
+
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+    uint64_t v = (uint64_t)b << 32 | a;
+    uint32_t r = 0;
+    if (mode == 0) {
+        for (int k = 0; k < 4; k++) {
+            uint32_t s = (c >> (4 * k)) & 15;
+            uint32_t byte = (uint32_t)(v >> (8 * (s & 7))) & 0xff;
+            if (s & 8) byte = (byte & 0x80) ? 0xff : 0;
+            r |= byte << (8 * k);
+        }
+        return r;
+    }
+    static const uint8_t sel[6][4][4] = {
+        /* f4e */ { {0,1,2,3}, {1,2,3,4}, {2,3,4,5}, {3,4,5,6} },
+        /* b4e */ { {0,7,6,5}, {1,0,7,6}, {2,1,0,7}, {3,2,1,0} },
+        /* rc8 */ { {0,0,0,0}, {1,1,1,1}, {2,2,2,2}, {3,3,3,3} },
+        /* ecl */ { {0,1,2,3}, {1,1,2,3}, {2,2,2,3}, {3,3,3,3} },
+        /* ecr */ { {0,0,0,0}, {0,1,1,1}, {0,1,2,2}, {0,1,2,3} },
+        /* rc16 */ { {0,1,0,1}, {2,3,2,3}, {0,1,0,1}, {2,3,2,3} },
+    };
+    const uint8_t *s = sel[mode - 1][c & 3];
+    for (int k = 0; k < 4; k++) r |= (uint32_t)((v >> (8 * s[k])) & 0xff) << (8 * k);
+    return r;
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
+{
+    pos &= 0xff; len &= 0xff;
+    uint64_t msb = (uint64_t)bits - 1;
+    int sbit;
+    if (!sign || len == 0) sbit = 0;
+    else sbit = (int)((a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1);
+    uint64_t d = 0;
+    for (uint32_t i = 0; i < (uint32_t)bits; i++) {
+        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : (uint64_t)sbit;
+        d |= bit << i;
+    }
+    return d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
+{
+    pos &= 0xff; len &= 0xff;
+    uint64_t d = b;
+    for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
+        d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+    return d;
+}
+
+static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
+{
+    if (sign && (a >> (bits - 1)) & 1) a = ~a & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+    int d = -1;
+    for (int i = bits - 1; i >= 0; i--) if ((a >> i) & 1) { d = i; break; }
+    if (d < 0) return 0xffffffffu;
+    return shiftamt ? (uint32_t)(bits - 1 - d) : (uint32_t)d;
+}
+
+static uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (base > 31) return 0xffffffffu;
+    if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+    if (offset > 0) {
+        for (int i = (int)base; i < 32; i++)
+            if ((mask >> i) & 1 && --offset == 0) return (uint32_t)i;
+    } else {
+        for (int i = (int)base; i >= 0; i--)
+            if ((mask >> i) & 1 && ++offset == 0) return (uint32_t)i;
+    }
+    return 0xffffffffu;
+}
+
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+{
+    uint32_t r = 0;
+    if (lut & 0x01) r |= ~a & ~b & ~c;
+    if (lut & 0x02) r |= ~a & ~b & c;
+    if (lut & 0x04) r |= ~a & b & ~c;
+    if (lut & 0x08) r |= ~a & b & c;
+    if (lut & 0x10) r |= a & ~b & ~c;
+    if (lut & 0x20) r |= a & ~b & c;
+    if (lut & 0x40) r |= a & b & ~c;
+    if (lut & 0x80) r |= a & b & c;
+    return r;
+}
+
+static int fcmp(double a, double b, int cmp)
+{
+    int un = a != a || b != b;
+    switch (cmp) {
+    case BC_CMP_EQ: return !un && a == b;
+    case BC_CMP_NE: return !un && a != b;
+    case BC_CMP_LT: return !un && a < b;
+    case BC_CMP_LE: return !un && a <= b;
+    case BC_CMP_GT: return !un && a > b;
+    case BC_CMP_GE: return !un && a >= b;
+    case BC_CMP_EQU: return un || a == b;
+    case BC_CMP_NEU: return un || a != b;
+    case BC_CMP_LTU: return un || a < b;
+    case BC_CMP_LEU: return un || a <= b;
+    case BC_CMP_GTU: return un || a > b;
+    case BC_CMP_GEU: return un || a >= b;
+    case BC_CMP_NUM: return !un;
+    case BC_CMP_NAN: return un;
+    }
+    return 0;
+}
+
+static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
+
+static int testp(uint64_t v, int is64, int k)
+{
+    double d = is64 ? f64(v) : f32(v);
+    int cls = fpclassify(d);
+    if (!is64) {
+        uint32_t b = (uint32_t)v;
+        if ((b & 0x7f800000u) == 0 && (b & 0x7fffffu)) cls = FP_SUBNORMAL;
+    }
+    switch (k) {
+    case 0: return isfinite(d);
+    case 1: return isinf(d);
+    case 2: return !isnan(d);
+    case 3: return isnan(d);
+    case 4: return cls == FP_NORMAL;
+    case 5: return cls == FP_SUBNORMAL;
+    }
+    return 0;
+}
+
+static fp_type ftype(int code) { return code == 16 ? FP_F16 : code == 17 ? FP_BF16 : code == 32 ? FP_F32 : FP_F64; }
+
+static uint64_t half_op(int op, int kind, uint64_t a, uint64_t b, uint64_t c, int r, int ftz, int sat, int nan)
+{
+    fp_rnd rr = (fp_rnd)r;
+    switch (kind) {
+    case BC_K_F16:
+        switch (op) {
+        case OP_HADD: return fp16_add((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HSUB: return fp16_sub((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HMUL: return fp16_mul((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HFMA: return fp16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rr, ftz, sat);
+        case OP_HMIN: return fp16_min((uint16_t)a, (uint16_t)b, ftz, nan);
+        case OP_HMAX: return fp16_max((uint16_t)a, (uint16_t)b, ftz, nan);
+        case OP_HNEG: return fp16_neg((uint16_t)a, ftz);
+        case OP_HABS: return fp16_abs((uint16_t)a, ftz);
+        case OP_HEX2_APPROX: return fp16_ex2_approx((uint16_t)a);
+        }
+        break;
+    case BC_K_BF16:
+        switch (op) {
+        case OP_HADD: return bf16_add((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HSUB: return bf16_sub((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HMUL: return bf16_mul((uint16_t)a, (uint16_t)b, rr, ftz, sat);
+        case OP_HFMA: return bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rr, ftz, sat);
+        case OP_HMIN: return bf16_min((uint16_t)a, (uint16_t)b, ftz, nan);
+        case OP_HMAX: return bf16_max((uint16_t)a, (uint16_t)b, ftz, nan);
+        case OP_HNEG: return bf16_neg((uint16_t)a, ftz);
+        case OP_HABS: return bf16_abs((uint16_t)a, ftz);
+        case OP_HEX2_APPROX: return bf16_ex2_approx((uint16_t)a);
+        }
+        break;
+    case BC_K_F16X2:
+        switch (op) {
+        case OP_HADD: return fp16x2_add((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HSUB: return fp16x2_sub((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HMUL: return fp16x2_mul((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HFMA: return fp16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rr, ftz, sat);
+        case OP_HMIN: return fp16x2_min((uint32_t)a, (uint32_t)b, ftz, nan);
+        case OP_HMAX: return fp16x2_max((uint32_t)a, (uint32_t)b, ftz, nan);
+        case OP_HNEG: return fp16x2_neg((uint32_t)a, ftz);
+        case OP_HABS: return fp16x2_abs((uint32_t)a, ftz);
+        case OP_HEX2_APPROX: return fp16x2_ex2_approx((uint32_t)a);
+        }
+        break;
+    default:
+        switch (op) {
+        case OP_HADD: return bf16x2_add((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HSUB: return bf16x2_sub((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HMUL: return bf16x2_mul((uint32_t)a, (uint32_t)b, rr, ftz, sat);
+        case OP_HFMA: return bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rr, ftz, sat);
+        case OP_HMIN: return bf16x2_min((uint32_t)a, (uint32_t)b, ftz, nan);
+        case OP_HMAX: return bf16x2_max((uint32_t)a, (uint32_t)b, ftz, nan);
+        case OP_HNEG: return bf16x2_neg((uint32_t)a, ftz);
+        case OP_HABS: return bf16x2_abs((uint32_t)a, ftz);
+        case OP_HEX2_APPROX: return bf16x2_ex2_approx((uint32_t)a);
+        }
+    }
+    return 0;
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+/* Host pointer for an access of n bytes by lane `lane` in `space`, or NULL. */
+static uint8_t *xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
+{
+    switch (space) {
+    case BC_SP_GLOBAL: return mem_xlate(L->mem, a, n);
+    case BC_SP_SHARED: return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
+    case BC_SP_LOCAL: {
+        uint64_t ls = L->cfg.local_size;
+        return a <= ls && n <= ls - a ? w->local + (uint64_t)lane * ls + a : NULL;
+    }
+    case BC_SP_CONST:
+        if (write) return NULL;
+        return a <= L->m->const_size && n <= L->m->const_size - a ? L->const_bank + a : NULL;
+    case BC_SP_KPARAM:
+        if (write) return NULL;
+        return a <= L->cfg.params_size && n <= L->cfg.params_size - a ? (uint8_t *)L->cfg.params + a : NULL;
+    default: {
+        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_SHARED, a - MEM_SHARED_WINDOW, n, write);
+        if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
+        if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
+        if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
+        return mem_xlate(L->mem, a, n);
+    }
+    }
+}
+
+static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param" };
+
+static vm_status mem_fault(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space,
+                           uint64_t a, uint64_t n, int write, int misaligned)
+{
+    char where[256];
+    if (space == BC_SP_GLOBAL || (space == BC_SP_GENERIC && a >= MEM_GLOBAL_BASE - MEM_WINDOW_SIZE * 8))
+        mem_describe(L->mem, a, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "0x%llx", (unsigned long long)a);
+    return vm_fail(L, cta, w, lane, pc, VM_FAULT, "%s %s of %llu bytes in %s space at %s",
+                   misaligned ? "misaligned" : "illegal address:", write ? "write" : "read",
+                   (unsigned long long)n, space_name[space], where);
+}
+
+/* Reader for printf: generic addresses as seen by one lane. */
+typedef struct lane_ctx { vm_launch *L; vm_cta *cta; vm_warp *w; int lane; } lane_ctx;
+
+static int lane_read(void *ctx, uint64_t addr, void *dst, size_t n)
+{
+    lane_ctx *c = ctx;
+    uint8_t *p = xlate(c->L, c->cta, c->w, c->lane, BC_SP_GENERIC, addr, n, 0);
+    if (!p) return -1;
+    memcpy(dst, p, n);
+    return 0;
+}
+
+static int read_cstr(lane_ctx *c, uint64_t addr, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; i + 1 < len; i++) {
+        if (lane_read(c, addr + i, buf + i, 1)) { buf[i] = 0; return -1; }
+        if (!buf[i]) return 0;
+    }
+    buf[i] = 0;
+    return 0;
+}
+
+/* Linear thread id and 3-D tid of lane l of warp w. */
+static void tid3(const vm_launch *L, const vm_warp *w, int l, uint32_t t[3])
+{
+    uint32_t lin = (uint32_t)w->id * BC_WARP + (uint32_t)l;
+    t[0] = lin % L->cfg.block[0];
+    t[1] = lin / L->cfg.block[0] % L->cfg.block[1];
+    t[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
+}
+
+/* ---- built-in and host calls ------------------------------------------------------------ */
+
+static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, const bc_insn *I)
+{
+    const bc_func *f = &L->m->funcs[I->imm];
+    const uint32_t *x = &L->m->extra[I->x];
+    uint64_t fp = w->R[L->m->slot_fp + l];
+    uint8_t *frame = w->local + (uint64_t)l * L->cfg.local_size;
+    uint64_t arg[8] = { 0 };
+    for (uint32_t k = 0; k < x[0] && k < 8; k++) {
+        uint32_t off = x[3 + 3 * k], sz = x[5 + 3 * k];
+        if (fp + off + sz > L->cfg.local_size) return vm_fail(L, cta, w, l, pc, VM_FAULT, "call argument outside the stack");
+        memcpy(&arg[k], frame + fp + off, sz > 8 ? 8 : sz);
+    }
+    uint64_t ret = 0;
+    lane_ctx lc = { L, cta, w, l };
+    switch (f->builtin) {
+    case BC_BUILTIN_VPRINTF: {
+        rt_strbuf out;
+        char err[256];
+        rt_strbuf_init(&out);
+        int r = rt_printf_format(lane_read, &lc, arg[0], arg[1], &out, err, sizeof err);
+        if (r == RT_PRINTF_FAULT) { rt_strbuf_free(&out); return vm_fail(L, cta, w, l, pc, VM_FAULT, "printf: %s", err); }
+        if (out.len && L->cfg.output) L->cfg.output(L->cfg.output_ctx, out.data, out.len);
+        rt_strbuf_free(&out);
+        ret = (uint64_t)(int64_t)r;
+        break;
+    }
+    case BC_BUILTIN_ASSERTFAIL: {
+        char msg[256], file[256], func[256];
+        read_cstr(&lc, arg[0], msg, sizeof msg);
+        read_cstr(&lc, arg[1], file, sizeof file);
+        read_cstr(&lc, arg[3], func, sizeof func);
+        uint32_t t[3];
+        tid3(L, w, l, t);
+        return vm_fail(L, cta, w, l, pc, VM_ASSERT,
+                       "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
+                       (unsigned)arg[2], func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t[0], t[1], t[2], msg);
+    }
+    case BC_BUILTIN_MALLOC: ret = mem_alloc_bytes(L->mem, arg[0], "malloc"); break;
+    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); break;
+    }
+    for (uint32_t k = 0; k < x[1]; k++) {
+        uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
+        if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+    }
+    return VM_OK;
+}
+
+static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, const bc_insn *I)
+{
+    const bc_func *f = &L->m->funcs[I->imm];
+    const uint32_t *x = &L->m->extra[I->x];
+    void *fn = L->cfg.ffi ? rt_ffi_lookup(L->cfg.ffi, f->name) : NULL;
+    if (!fn) return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to external function '%s', which no --load library defines", f->name);
+    uint64_t fp = w->R[L->m->slot_fp + l];
+    uint8_t *frame = w->local + (uint64_t)l * L->cfg.local_size;
+    rt_ffi_type at[RT_FFI_MAX_ARGS], rt = RT_FFI_VOID;
+    uint64_t av[RT_FFI_MAX_ARGS], ret = 0;
+    int n = (int)x[0];
+    if (n > RT_FFI_MAX_ARGS) n = RT_FFI_MAX_ARGS;
+    for (int k = 0; k < n; k++) {
+        uint32_t off = x[3 + 3 * k], sz = x[5 + 3 * k];
+        av[k] = 0;
+        if (fp + off + sz <= L->cfg.local_size) memcpy(&av[k], frame + fp + off, sz > 8 ? 8 : sz);
+        if (rt_ffi_type_from_ptx(ast_type_name(f->params[k].type), &at[k])) at[k] = RT_FFI_U64;
+    }
+    if (f->nrets && rt_ffi_type_from_ptx(ast_type_name(f->rets[0].type), &rt)) rt = RT_FFI_U64;
+    char err[256];
+    if (rt_ffi_call(fn, n, at, av, rt, &ret, err, sizeof err))
+        return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to '%s': %s", f->name, err);
+    for (uint32_t k = 0; k < x[1]; k++) {
+        uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
+        if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+    }
+    return VM_OK;
+}
+
+static int stack_push(struct vm_stack *s, uint64_t v)
+{
+    if (s->n == s->cap) {
+        uint32_t nc = s->cap ? s->cap * 2 : 64;
+        uint64_t *nv = realloc(s->v, nc * sizeof *nv);
+        if (!nv) return -1;
+        s->v = nv;
+        s->cap = nc;
+    }
+    s->v[s->n++] = v;
+    return 0;
+}
+
+#define VM_MAX_CALL_DEPTH 4096
+
+/* Enters function fidx for lane l: saves the callee's registers, the frame
+ * pointer and the call pc, then copies the arguments into the new frame. */
+static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, const bc_insn *I, int fidx)
+{
+    const bc_module *m = L->m;
+    const bc_func *f = &m->funcs[fidx];
+    const uint32_t *x = &m->extra[I->x];
+    struct vm_stack *s = &w->stack[l];
+    uint64_t *R = w->R;
+    uint64_t fp = R[m->slot_fp + l], nfp = fp + x[2];
+    if (s->depth >= VM_MAX_CALL_DEPTH || nfp + (uint64_t)f->frame_size > L->cfg.local_size)
+        return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
+                       f->name, s->depth, L->cfg.local_size);
+    for (uint32_t k = 0; k < f->nslots; k++)
+        if (stack_push(s, R[(f->slot_base + k) * BC_WARP + l])) return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+    if (stack_push(s, pc) || stack_push(s, fp) || stack_push(s, (uint64_t)fidx))
+        return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+    s->depth++;
+    uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
+    for (uint32_t k = 0; k < x[0]; k++) {
+        uint32_t so = x[3 + 3 * k], d = x[4 + 3 * k], sz = x[5 + 3 * k];
+        memmove(lm + nfp + d, lm + fp + so, sz);
+    }
+    R[m->slot_fp + l] = nfp;
+    return VM_OK;
+}
+
+/* Returns lane l from its current .func; sets *npc.  Returns 1 when the
+ * lane has no caller (a ret in the kernel: the thread exits). */
+static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
+{
+    const bc_module *m = L->m;
+    struct vm_stack *s = &w->stack[l];
+    if (!s->depth) return 1;
+    uint64_t *R = w->R;
+    int fidx = (int)s->v[--s->n];
+    uint64_t fp = s->v[--s->n];
+    uint32_t cpc = (uint32_t)s->v[--s->n];
+    const bc_func *f = &m->funcs[fidx];
+    const bc_insn *C = &L->code[cpc];
+    const uint32_t *x = &m->extra[C->x];
+    uint64_t cfp = R[m->slot_fp + l];
+    uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
+    for (uint32_t k = 0; k < x[1]; k++) {
+        uint32_t j = x[0] + k, d = x[3 + 3 * j], so = x[4 + 3 * j], sz = x[5 + 3 * j];
+        memmove(lm + fp + d, lm + cfp + so, sz);
+    }
+    for (uint32_t k = f->nslots; k-- > 0;) R[(f->slot_base + k) * BC_WARP + l] = s->v[--s->n];
+    R[m->slot_fp + l] = fp;
+    s->depth--;
+    *npc = cpc + 1;
+    return 0;
+}
+
+static uint64_t atom_apply(int op, int kind, uint64_t old, uint64_t b, uint64_t c, int ftz, uint64_t *res)
+{
+    int w64 = kind == BC_K_U64 || kind == BC_K_S64 || kind == BC_K_F64;
+    uint64_t msk = w64 ? ~0ull : 0xffffffffu;
+    if (kind == BC_K_F16 || kind == BC_K_BF16) msk = 0xffff;
+    old &= msk; b &= msk; c &= msk;
+    uint64_t n = old;
+    switch (op) {
+    case BC_RED_ADD:
+        switch (kind) {
+        case BC_K_F32: { uint32_t r = fp32_add((uint32_t)old, (uint32_t)b, FP_RN, ftz, 0); n = r; break; }
+        case BC_K_F64: n = fp64_add(old, b, FP_RN); break;
+        case BC_K_F16: n = fp16_add((uint16_t)old, (uint16_t)b, FP_RN, 0, 0); break;
+        case BC_K_BF16: n = bf16_add((uint16_t)old, (uint16_t)b, FP_RN, 0, 0); break;
+        case BC_K_F16X2: n = fp16x2_add((uint32_t)old, (uint32_t)b, FP_RN, 0, 0); break;
+        case BC_K_BF16X2: n = bf16x2_add((uint32_t)old, (uint32_t)b, FP_RN, 0, 0); break;
+        default: n = (old + b) & msk;
+        }
+        break;
+    case BC_RED_MIN: case BC_RED_MAX: {
+        int mx = op == BC_RED_MAX, lt;
+        if (kind == BC_K_S32) lt = (int32_t)b < (int32_t)old;
+        else if (kind == BC_K_S64) lt = (int64_t)b < (int64_t)old;
+        else if (kind == BC_K_F32) { n = mx ? fp32_max((uint32_t)old, (uint32_t)b, 0, 0) : fp32_min((uint32_t)old, (uint32_t)b, 0, 0); break; }
+        else if (kind == BC_K_F64) { n = mx ? fp64_max(old, b) : fp64_min(old, b); break; }
+        else lt = b < old;
+        int gt = !lt && b != old;
+        n = (mx ? gt : lt) ? b : old;
+        break;
+    }
+    case BC_RED_AND: n = old & b; break;
+    case BC_RED_OR: n = old | b; break;
+    case BC_RED_XOR: n = old ^ b; break;
+    case BC_RED_INC: n = old >= b ? 0 : old + 1; break;
+    case BC_RED_DEC: n = (old == 0 || old > b) ? b : old - 1; break;
+    case BC_RED_EXCH: n = b; break;
+    case BC_RED_CAS: n = old == b ? c : old; break;
+    }
+    *res = old;
+    return n & msk;
+}
+
+static int atom_size(int kind)
+{
+    switch (kind) {
+    case BC_K_U64: case BC_K_S64: case BC_K_F64: return 8;
+    case BC_K_F16: case BC_K_BF16: return 2;
+    default: return 4;
+    }
+}
+
+static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int comp)
+{
+    uint32_t t[3];
+    switch (id) {
+    case BC_SR_TID: tid3(L, w, l, t); return t[comp];
+    case BC_SR_NTID: return L->cfg.block[comp];
+    case BC_SR_CTAID: return cta->ctaid[comp];
+    case BC_SR_NCTAID: return L->cfg.grid[comp];
+    case BC_SR_LANEID: return (uint64_t)l;
+    case BC_SR_WARPID: return (uint64_t)w->id;
+    case BC_SR_NWARPID: return 64;
+    case BC_SR_SMID: return 0;
+    case BC_SR_NSMID: return 1;
+    case BC_SR_GRIDID: return 1;
+    case BC_SR_LANEMASK_EQ: return 1u << l;
+    case BC_SR_LANEMASK_LT: return (1u << l) - 1;
+    case BC_SR_LANEMASK_LE: return l == 31 ? 0xffffffffu : (2u << l) - 1;
+    case BC_SR_LANEMASK_GT: return l == 31 ? 0 : ~((2u << l) - 1) & 0xffffffffu;
+    case BC_SR_LANEMASK_GE: return ~((1u << l) - 1) & 0xffffffffu;
+    case BC_SR_CLOCK: return (uint32_t)(L->insns * 4);
+    case BC_SR_CLOCK64: return L->insns * 4;
+    case BC_SR_GLOBALTIMER: return L->insns * 2;
+    case BC_SR_DYN_SMEM: return L->cfg.dyn_shared;
+    case BC_SR_TOTAL_SMEM: return L->shared_size;
+    case BC_SR_NCLUSTERID: case BC_SR_CLUSTER_NCTARANK: return 1;
+    case BC_SR_CLUSTER_NCTAID: return comp == 0 ? 1 : 1;
+    case BC_SR_IS_EXPLICIT_CLUSTER: return 0;
+    default: return 0;
+    }
+}
+
+vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st, const char *fmt, ...)
+{
+    vm_fault *f = &L->fault;
+    if (f->status != VM_OK) return f->status;        /* keep the first */
+    f->status = st;
+    f->pc = pc;
+    f->warp = w ? w->id : -1;
+    f->lane = lane;
+    if (cta) memcpy(f->cta, cta->ctaid, sizeof f->cta);
+    if (w && lane >= 0) tid3(L, w, lane, f->tid);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- the dispatch loop ----------------------------------------------------------------- */
+
+#define LANES(...) do { \
+        if (m == FULL) { for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
+        else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
+    } while (0)
+
+#define RD(s) R[(s) + (uint32_t)l]
+#define D RD(I->d)
+#define A RD(I->a)
+#define B RD(I->b)
+#define C RD(I->c)
+#define E RD(I->e)
+#define A32 ((uint32_t)A)
+#define B32 ((uint32_t)B)
+#define C32 ((uint32_t)C)
+#define S16(v) ((int16_t)(v))
+#define S32(v) ((int32_t)(v))
+#define S64(v) ((int64_t)(v))
+#define U16(v) ((uint16_t)(v))
+#define FTZ (I->flags & BC_IF_FTZ)
+#define SAT (I->flags & BC_IF_SAT)
+#define RND ((fp_rnd)I->m1)
+
+#ifdef VM_USE_GOTO
+#define vmdispatch(o) goto *jump[o];
+#define vmcase(name) L_##name:
+#else
+#define vmdispatch(o) switch (o)
+#define vmcase(name) case OP_##name:
+#endif
+/* the next instruction of the group */
+#define vmnext { pc++; if (--budget <= 0) goto out_budget; continue; }
+/* the group's lanes may now sit at different pcs or states: let the scheduler decide */
+#define vmregroup { writeback = 0; goto out; }
+
+/* Writes the group's shared pc back to its lanes. */
+static inline void put_pc(vm_warp *w, uint32_t mask, uint32_t pc)
+{
+    for (uint32_t mm = mask; mm; mm &= mm - 1) w->pc[__builtin_ctz(mm)] = pc;
+}
+
+/* If every lane of mask is ready at one pc, returns 1 with it in *pc. */
+static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
+{
+    if (!mask) return 0;
+    int f = __builtin_ctz(mask);
+    uint32_t p = w->pc[f];
+    for (uint32_t mm = mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->state[l] != LANE_READY || w->pc[l] != p) return 0;
+    }
+    *pc = p;
+    return 1;
+}
+
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+{
+#ifdef VM_USE_GOTO
+    static const void *const jump[OP__COUNT] = {
+#define OP(name, text, fmt) &&L_##name,
+#include "ops.def"
+#undef OP
+    };
+#endif
+    const bc_module *M = L->m;
+    const bc_insn *code = L->code;
+    uint64_t *R = w->R;
+    const vm_hooks *H = L->cfg.hooks;
+    vm_status st = VM_OK;
+    int writeback = 1;
+    int fl = 0;                    /* faulting lane */
+    uint64_t fa = 0;               /* faulting address */
+    uint32_t m = group;
+    const bc_insn *I = NULL;
+    for (;;) {
+        I = &code[pc];
+        m = group;
+        if (I->guard != BC_NO_GUARD) {
+            uint32_t g = 0;
+            for (uint32_t mm = group; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                g |= (uint32_t)(R[I->guard + (uint32_t)l] & 1) << l;
+            }
+            m = I->gneg ? group & ~g : g;
+        }
+        L->insns++;
+        L->lane_insns += (uint64_t)__builtin_popcount(m);
+        if (H && H->step && H->step(H->ctx, L, cta, w, m, pc)) { st = VM_LIMIT; goto out; }
+        vmdispatch(I->op) {
+        /* ---- data movement ---- */
+        vmcase(MOV) LANES(D = A); vmnext
+        vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES(D = (A & mk) | (B & mk) << I->imm); } vmnext
+        vmcase(PACK4) { uint64_t mk = (1ull << I->imm) - 1; int s = (int)I->imm;
+            LANES(D = (A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
+        vmcase(UNPACK) { const uint32_t *dl = &M->extra[I->x]; int s = (int)I->imm; uint64_t mk = s >= 64 ? ~0ull : (1ull << s) - 1;
+            LANES({ uint64_t v = A; for (int k = 0; k < I->n; k++) RD(dl[k]) = (v >> (k * s)) & mk; }); } vmnext
+        vmcase(SREG) LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1)); vmnext
+        /* ---- integer ---- */
+        vmcase(ADD_16) LANES(D = U16(A + B)); vmnext
+        vmcase(ADD_32) LANES(D = (uint32_t)(A + B)); vmnext
+        vmcase(ADD_64) LANES(D = A + B); vmnext
+        vmcase(SUB_16) LANES(D = U16(A - B)); vmnext
+        vmcase(SUB_32) LANES(D = (uint32_t)(A - B)); vmnext
+        vmcase(SUB_64) LANES(D = A - B); vmnext
+        vmcase(MUL_16) LANES(D = U16(A * B)); vmnext
+        vmcase(MUL_32) LANES(D = (uint32_t)(A * B)); vmnext
+        vmcase(MUL_64) LANES(D = A * B); vmnext
+        vmcase(MULHI_S16) LANES(D = U16((S16(A) * S16(B)) >> 16)); vmnext
+        vmcase(MULHI_U16) LANES(D = U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
+        vmcase(MULHI_S32) LANES(D = (uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
+        vmcase(MULHI_U32) LANES(D = (uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
+        vmcase(MULHI_S64) LANES(D = smulhi64(S64(A), S64(B))); vmnext
+        vmcase(MULHI_U64) LANES(D = umulhi64(A, B)); vmnext
+        vmcase(MULWIDE_S16) LANES(D = (uint32_t)(S16(A) * S16(B))); vmnext
+        vmcase(MULWIDE_U16) LANES(D = (uint32_t)U16(A) * U16(B)); vmnext
+        vmcase(MULWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B))); vmnext
+        vmcase(MULWIDE_U32) LANES(D = (uint64_t)A32 * B32); vmnext
+        vmcase(MUL24_S32) LANES(D = (uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
+        vmcase(MUL24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
+        vmcase(MAD_16) LANES(D = U16(A * B + C)); vmnext
+        vmcase(MAD_32) LANES(D = (uint32_t)(A * B + C)); vmnext
+        vmcase(MAD_64) LANES(D = A * B + C); vmnext
+        vmcase(MADHI_S32) LANES(D = (uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
+        vmcase(MADHI_U32) LANES(D = (uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
+        vmcase(MADHI_S64) LANES(D = smulhi64(S64(A), S64(B)) + C); vmnext
+        vmcase(MADHI_U64) LANES(D = umulhi64(A, B) + C); vmnext
+        vmcase(MADWIDE_S16) LANES(D = (uint32_t)(S16(A) * S16(B) + S32(C))); vmnext
+        vmcase(MADWIDE_U16) LANES(D = (uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
+        vmcase(MADWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
+        vmcase(MADWIDE_U32) LANES(D = (uint64_t)A32 * B32 + C); vmnext
+        vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? (uint32_t)(S32(A) - S32(B)) : (uint32_t)(S32(B) - S32(A))) + C32)); vmnext
+        vmcase(SAD_U32) LANES(D = (uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
+        vmcase(DIV_S16) LANES(D = U16(S16(B) == 0 ? (S16(A) < 0 ? 1 : -1) : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
+        vmcase(DIV_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
+        vmcase(DIV_S32) LANES(D = (uint32_t)(S32(B) == 0 ? (S32(A) < 0 ? 1 : -1) : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
+        vmcase(DIV_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
+        vmcase(DIV_S64) LANES(D = (uint64_t)(S64(B) == 0 ? (S64(A) < 0 ? 1 : -1) : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
+        vmcase(DIV_U64) LANES(D = B == 0 ? ~0ull : A / B); vmnext
+        vmcase(REM_S16) LANES(D = U16(S16(B) == 0 ? S16(A) : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
+        vmcase(REM_U16) LANES(D = U16(B) == 0 ? U16(A) : U16(A) % U16(B)); vmnext
+        vmcase(REM_S32) LANES(D = (uint32_t)(S32(B) == 0 ? S32(A) : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
+        vmcase(REM_U32) LANES(D = B32 == 0 ? A32 : A32 % B32); vmnext
+        vmcase(REM_S64) LANES(D = (uint64_t)(S64(B) == 0 ? S64(A) : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
+        vmcase(REM_U64) LANES(D = B == 0 ? A : A % B); vmnext
+        vmcase(MIN_S16) LANES(D = U16(S16(A) < S16(B) ? A : B)); vmnext
+        vmcase(MIN_U16) LANES(D = U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MAX_S16) LANES(D = U16(S16(A) > S16(B) ? A : B)); vmnext
+        vmcase(MAX_U16) LANES(D = U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MIN_S32) LANES(D = (uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
+        vmcase(MIN_U32) LANES(D = A32 < B32 ? A32 : B32); vmnext
+        vmcase(MAX_S32) LANES(D = (uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
+        vmcase(MAX_U32) LANES(D = A32 > B32 ? A32 : B32); vmnext
+        vmcase(MIN_S64) LANES(D = S64(A) < S64(B) ? A : B); vmnext
+        vmcase(MIN_U64) LANES(D = A < B ? A : B); vmnext
+        vmcase(MAX_S64) LANES(D = S64(A) > S64(B) ? A : B); vmnext
+        vmcase(MAX_U64) LANES(D = A > B ? A : B); vmnext
+        vmcase(ABS_16) LANES(D = U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
+        vmcase(ABS_32) LANES(D = (uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
+        vmcase(ABS_64) LANES(D = S64(A) < 0 ? -A : A); vmnext
+        vmcase(NEG_16) LANES(D = U16(-A)); vmnext
+        vmcase(NEG_32) LANES(D = (uint32_t)(-A)); vmnext
+        vmcase(NEG_64) LANES(D = -A); vmnext
+        vmcase(ADDSAT_S32) LANES({ int64_t s = (int64_t)S32(A) + S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
+        vmcase(SUBSAT_S32) LANES({ int64_t s = (int64_t)S32(A) - S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
+#define CCR RD(M->slot_cc)
+        vmcase(ADDCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32; D = (uint32_t)s; CCR = s >> 32; }); vmnext
+        vmcase(ADDC_32) LANES(D = (uint32_t)((uint64_t)A32 + B32 + (CCR & 1))); vmnext
+        vmcase(ADDCCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32 + (CCR & 1); D = (uint32_t)s; CCR = s >> 32; }); vmnext
+        vmcase(SUBCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32; D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
+        vmcase(SUBC_32) LANES(D = (uint32_t)((uint64_t)A32 - B32 - (CCR & 1))); vmnext
+        vmcase(SUBCCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32 - (CCR & 1); D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
+        vmcase(ADDCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
+        vmcase(ADDC_64) LANES(D = A + B + (CCR & 1)); vmnext
+        vmcase(ADDCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B + (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
+        vmcase(SUBCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
+        vmcase(SUBC_64) LANES(D = A - B - (CCR & 1)); vmnext
+        vmcase(SUBCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B - (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
+        /* mad.cc / madc(.cc): m1 = hi half, m2 = signed */
+        vmcase(MADCC_32) vmcase(MADC_32) vmcase(MADCCC_32) {
+            int cin = I->op != OP_MADCC_32, cout = I->op != OP_MADC_32;
+            LANES({
+                uint64_t p = I->m2 ? (uint64_t)((int64_t)S32(A) * S32(B)) : (uint64_t)A32 * B32;
+                uint32_t part = I->m1 ? (uint32_t)(p >> 32) : (uint32_t)p;
+                uint64_t s = (uint64_t)part + C32 + (cin ? (CCR & 1) : 0);
+                D = (uint32_t)s;
+                if (cout) CCR = s >> 32;
+            });
+        } vmnext
+        /* ---- logic ---- */
+        vmcase(AND) LANES(D = A & B); vmnext
+        vmcase(OR) LANES(D = A | B); vmnext
+        vmcase(XOR) LANES(D = A ^ B); vmnext
+        vmcase(NOT_16) LANES(D = U16(~A)); vmnext
+        vmcase(NOT_32) LANES(D = (uint32_t)~A); vmnext
+        vmcase(NOT_64) LANES(D = ~A); vmnext
+        vmcase(NOT_PRED) LANES(D = !(A & 1)); vmnext
+        vmcase(CNOT) LANES(D = A == 0); vmnext
+        vmcase(SHL_16) LANES(D = B32 >= 16 ? 0 : U16(A << B32)); vmnext
+        vmcase(SHL_32) LANES(D = B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
+        vmcase(SHL_64) LANES(D = B32 >= 64 ? 0 : A << B32); vmnext
+        vmcase(SHR_U16) LANES(D = B32 >= 16 ? 0 : U16(A) >> B32); vmnext
+        vmcase(SHR_U32) LANES(D = B32 >= 32 ? 0 : A32 >> B32); vmnext
+        vmcase(SHR_U64) LANES(D = B32 >= 64 ? 0 : A >> B32); vmnext
+        vmcase(SHR_S16) LANES(D = U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
+        vmcase(SHR_S32) LANES(D = (uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
+        vmcase(SHR_S64) LANES(D = (uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
+        vmcase(POPC_32) LANES(D = (uint64_t)__builtin_popcount(A32)); vmnext
+        vmcase(POPC_64) LANES(D = (uint64_t)__builtin_popcountll(A)); vmnext
+        vmcase(CLZ_32) LANES(D = A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
+        vmcase(CLZ_64) LANES(D = A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
+        vmcase(BREV_32) LANES(D = brev32(A32)); vmnext
+        vmcase(BREV_64) LANES(D = (uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
+        vmcase(BFIND_U32) LANES(D = bfind(A32, 32, 0, I->m1)); vmnext
+        vmcase(BFIND_S32) LANES(D = bfind(A32, 32, 1, I->m1)); vmnext
+        vmcase(BFIND_U64) LANES(D = bfind(A, 64, 0, I->m1)); vmnext
+        vmcase(BFIND_S64) LANES(D = bfind(A, 64, 1, I->m1)); vmnext
+        vmcase(BFE_U32) LANES(D = bfe(A32, B32, C32, 32, 0)); vmnext
+        vmcase(BFE_S32) LANES(D = bfe(A32, B32, C32, 32, 1)); vmnext
+        vmcase(BFE_U64) LANES(D = bfe(A, B32, C32, 64, 0)); vmnext
+        vmcase(BFE_S64) LANES(D = bfe(A, B32, C32, 64, 1)); vmnext
+        vmcase(BFI_32) LANES(D = (uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
+        vmcase(BFI_64) LANES(D = bfi(A, B, C32, (uint32_t)E, 64)); vmnext
+        vmcase(PRMT) LANES(D = prmt(A32, B32, C32, I->m1)); vmnext
+        vmcase(LOP3) LANES(D = lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
+        vmcase(SHF_L) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
+            uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)((v << n) >> 32); }); vmnext
+        vmcase(SHF_R) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
+            uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)(v >> n); }); vmnext
+        vmcase(BMSK) LANES({ uint32_t p = A32, w2 = B32;
+            if (I->m1) { if (p > 32) p = 32; if (w2 > 32) w2 = 32; } else { p &= 0xff; w2 &= 0xff; }
+            uint64_t msk = w2 >= 64 ? ~0ull : (1ull << w2) - 1; D = p >= 32 ? 0 : (uint32_t)(msk << p); }); vmnext
+        vmcase(FNS) LANES(D = fns(A32, B32, S32(C))); vmnext
+        vmcase(SZEXT) LANES({ uint32_t n = I->m2 ? (B32 > 32 ? 32 : B32) : B32 & 31;
+            D = n == 0 ? 0 : n >= 32 ? A32 : I->m1 ? (uint32_t)sext(A32, (int)n) : A32 & ((1u << n) - 1); }); vmnext
+        vmcase(DP4A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
+            for (int k = 0; k < 4; k++) {
+                int64_t x = I->m1 ? (int8_t)(A32 >> 8 * k) : (int64_t)((A32 >> 8 * k) & 0xff);
+                int64_t y = I->m2 ? (int8_t)(B32 >> 8 * k) : (int64_t)((B32 >> 8 * k) & 0xff);
+                s += x * y; }
+            D = (uint32_t)s; }); vmnext
+        vmcase(DP2A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
+            for (int k = 0; k < 2; k++) {
+                int64_t x = I->m1 ? (int16_t)(A32 >> 16 * k) : (int64_t)((A32 >> 16 * k) & 0xffff);
+                int64_t y = I->m2 ? (int8_t)(B32 >> 8 * (k + 2 * I->m3)) : (int64_t)((B32 >> 8 * (k + 2 * I->m3)) & 0xff);
+                s += x * y; }
+            D = (uint32_t)s; }); vmnext
+        /* ---- compare and select ---- */
+        vmcase(SETP_EQ) LANES(D = A == B); vmnext
+        vmcase(SETP_NE) LANES(D = A != B); vmnext
+        vmcase(SETP_LT_S16) LANES(D = S16(A) < S16(B)); vmnext
+        vmcase(SETP_LE_S16) LANES(D = S16(A) <= S16(B)); vmnext
+        vmcase(SETP_LT_S32) LANES(D = S32(A) < S32(B)); vmnext
+        vmcase(SETP_LE_S32) LANES(D = S32(A) <= S32(B)); vmnext
+        vmcase(SETP_LT_S64) LANES(D = S64(A) < S64(B)); vmnext
+        vmcase(SETP_LE_S64) LANES(D = S64(A) <= S64(B)); vmnext
+        vmcase(SETP_LT_U) LANES(D = A < B); vmnext
+        vmcase(SETP_LE_U) LANES(D = A <= B); vmnext
+        vmcase(SETP_F32) LANES({ uint32_t a = A32, b = B32; if (FTZ) { a = ftz32(a); b = ftz32(b); }
+            D = fcmp(f32(a), f32(b), I->m1); }); vmnext
+        vmcase(SETP_F64) LANES(D = fcmp(f64(A), f64(B), I->m1)); vmnext
+        vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
+            LANES(D = fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
+        vmcase(SETP_BOOL) LANES({ int a = (int)(A & 1), c = (int)(C & 1);
+            int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
+            int na = !a; int q = I->m1 == BC_BOOL_AND ? (na & c) : I->m1 == BC_BOOL_OR ? (na | c) : (na ^ c);
+            D = (uint64_t)r; if (I->flags & BC_IF_HAS_E) E = (uint64_t)q; }); vmnext
+        vmcase(SELP) LANES(D = (C & 1) ? A : B); vmnext
+        vmcase(SET_INT) LANES(D = (A & 1) ? 0xffffffffu : 0); vmnext
+        vmcase(SET_F32) LANES(D = (A & 1) ? 0x3f800000u : 0); vmnext
+        vmcase(SLCT_S) LANES(D = S32(C) >= 0 ? A : B); vmnext
+        vmcase(SLCT_F) LANES(D = f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
+        /* ---- f32 ---- */
+        vmcase(ADD_F32) LANES(D = canon32(f32(A) + f32(B))); vmnext
+        vmcase(SUB_F32) LANES(D = canon32(f32(A) - f32(B))); vmnext
+        vmcase(MUL_F32) LANES(D = canon32(f32(A) * f32(B))); vmnext
+        vmcase(FMA_F32) LANES(D = canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
+        vmcase(ADD_F32X) LANES(D = fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) LANES(D = fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) LANES(D = fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) LANES(D = fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(DIV_F32) LANES(D = canon32(f32(A) / f32(B))); vmnext
+        vmcase(DIV_F32X) LANES(D = fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_APPROX_F32) LANES(D = fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) LANES(D = fp32_div_full(A32, B32, FTZ)); vmnext
+        vmcase(SQRT_F32) LANES(D = fp32_sqrt(A32, RND, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) LANES(D = fp32_sqrt_approx(A32, FTZ)); vmnext
+        vmcase(RCP_F32) LANES(D = fp32_rcp(A32, RND, FTZ)); vmnext
+        vmcase(RCP_APPROX_F32) LANES(D = fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) LANES(D = fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) LANES(D = fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) LANES(D = fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(SIN_APPROX_F32) LANES(D = fp32_sin_approx(A32, FTZ)); vmnext
+        vmcase(COS_APPROX_F32) LANES(D = fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) LANES(D = fp32_tanh_approx(A32)); vmnext
+        vmcase(MIN_F32) LANES(D = fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) LANES(D = fp32_max(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(ABS_F32) LANES(D = fp32_abs(A32, FTZ)); vmnext
+        vmcase(NEG_F32) LANES(D = fp32_neg(A32, FTZ)); vmnext
+        vmcase(COPYSIGN_F32) LANES(D = fp32_copysign(A32, B32)); vmnext
+        vmcase(TESTP_F32) LANES(D = (uint64_t)testp(A, 0, I->m1)); vmnext
+        vmcase(TESTP_F64) LANES(D = (uint64_t)testp(A, 1, I->m1)); vmnext
+        /* ---- f64 ---- */
+        vmcase(ADD_F64) LANES(D = F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
+        vmcase(SUB_F64) LANES(D = F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
+        vmcase(MUL_F64) LANES(D = F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
+        vmcase(FMA_F64) LANES(D = F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
+        vmcase(DIV_F64) LANES(D = F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
+        vmcase(ADD_F64X) LANES(D = fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) LANES(D = fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) LANES(D = fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) LANES(D = fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) LANES(D = fp64_div(A, B, RND)); vmnext
+        vmcase(SQRT_F64) LANES(D = fp64_sqrt(A, RND)); vmnext
+        vmcase(RCP_F64) LANES(D = fp64_rcp(A, RND)); vmnext
+        vmcase(RCP_APPROX_F64) LANES(D = fp64_rcp_approx_ftz(A)); vmnext
+        vmcase(RSQRT_APPROX_F64) LANES(D = fp64_rsqrt_approx(A, FTZ)); vmnext
+        vmcase(MIN_F64) LANES(D = fp64_min(A, B)); vmnext
+        vmcase(MAX_F64) LANES(D = fp64_max(A, B)); vmnext
+        vmcase(ABS_F64) LANES(D = fp64_abs(A)); vmnext
+        vmcase(NEG_F64) LANES(D = fp64_neg(A)); vmnext
+        vmcase(COPYSIGN_F64) LANES(D = fp64_copysign(A, B)); vmnext
+        /* ---- half precision ---- */
+        vmcase(HADD) vmcase(HSUB) vmcase(HMUL) vmcase(HFMA) vmcase(HMIN) vmcase(HMAX)
+        vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX)
+            LANES(D = half_op(I->op, I->m2, A, B, C, I->m1, FTZ, SAT, I->m3)); vmnext
+        /* ---- conversions ---- */
+        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES(D = A & mk); } vmnext
+        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES(D = sext(A, (int)I->imm) & mk); } vmnext
+        vmcase(CVT_ISAT) {
+            int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
+            LANES({
+                uint64_t v = A & (sb >= 64 ? ~0ull : (1ull << sb) - 1);
+                int neg = ss && ((v >> (sb - 1)) & 1);
+                int64_t sv = ss ? (int64_t)sext(v, sb) : 0;
+                uint64_t r;
+                if (ds) {
+                    int64_t hi = db >= 64 ? INT64_MAX : ((int64_t)1 << (db - 1)) - 1, lo = -hi - 1;
+                    if (neg) r = (uint64_t)(sv < lo ? lo : sv);
+                    else r = v > (uint64_t)hi ? (uint64_t)hi : v;
+                } else {
+                    uint64_t hi = db >= 64 ? ~0ull : (1ull << db) - 1;
+                    r = neg ? 0 : v > hi ? hi : v;
+                }
+                D = r & (db >= 64 ? ~0ull : (1ull << db) - 1);
+            });
+        } vmnext
+        vmcase(CVT_F2F) {
+            fp_type s = ftype(I->m1), d = ftype(I->m2);
+            int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
+            uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
+            if (I->m3 >= 4 && I->m3 < 8) LANES(D = fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            else LANES(D = fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
+        } vmnext
+        vmcase(CVT_F2I) {
+            fp_type s = ftype(I->m1);
+            int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
+            uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
+            LANES(D = fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
+        } vmnext
+        vmcase(CVT_I2F) {
+            fp_type d = ftype(I->m2);
+            int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
+            LANES(D = fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
+        } vmnext
+        vmcase(CVT_PACK_F16X2) {
+            fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
+            int fl2 = (SAT ? FP_CVT_SAT : 0) | (I->m3 ? FP_CVT_RELU : 0);
+            LANES(D = fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
+        } vmnext
+        /* ---- memory ---- */
+        vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
+            static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
+            int space = sp[I->op - OP_LD_GLOBAL];
+            uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
+            const uint32_t *dl = nv > 1 ? &M->extra[I->x] : &I->d;
+            uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
+            int sb = (int)(8 * sz);
+            LANES({
+                uint64_t a = A + (uint64_t)I->imm;
+                uint8_t *p = xlate(L, cta, w, l, space, a, tot, 0);
+                if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 0, p != NULL); goto out; }
+                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, space, a, (int)tot, 0, 0);
+                for (uint32_t k = 0; k < nv; k++) {
+                    uint64_t v = 0;
+                    memcpy(&v, p + k * sz, sz);
+                    if (I->m2) v = sext(v, sb);
+                    RD(dl[k]) = v & dm;
+                }
+            });
+        } vmnext
+        vmcase(ST_GLOBAL) vmcase(ST_SHARED) vmcase(ST_LOCAL) vmcase(ST_GENERIC) {
+            static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_GENERIC };
+            int space = sp[I->op - OP_ST_GLOBAL];
+            uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
+            const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
+            LANES({
+                uint64_t a = A + (uint64_t)I->imm;
+                uint8_t *p = xlate(L, cta, w, l, space, a, tot, 1);
+                if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 1, p != NULL); goto out; }
+                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, space, a, (int)tot, 1, 0);
+                for (uint32_t k = 0; k < nv; k++) memcpy(p + k * sz, &RD(sl[k]), sz);
+            });
+        } vmnext
+        vmcase(CVTA_TO) vmcase(CVTA_FROM) {
+            static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
+            uint64_t base = win[I->m1 % 6];
+            if (I->op == OP_CVTA_TO) LANES(D = I->m2 ? (uint32_t)A + base : A + (A ? base : 0));
+            else LANES(D = I->m2 ? (uint32_t)(A - base) : A - base);
+        } vmnext
+        vmcase(ISSPACEP) {
+            static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
+            uint64_t base = win[I->m1 % 6];
+            if (I->m1 == BC_SP_GLOBAL) LANES(D = A >= MEM_GLOBAL_BASE || A < MEM_PARAM_WINDOW);
+            else LANES(D = A - base < MEM_WINDOW_SIZE);
+        } vmnext
+        vmcase(ATOM) {
+            int size = atom_size(I->m2);
+            LANES({
+                uint64_t a = A + (uint64_t)I->imm;
+                uint8_t *p = xlate(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
+                if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
+                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, I->m3, a, size, 1, 1);
+                uint64_t old = 0, res;
+                memcpy(&old, p, (size_t)size);
+                uint64_t n = atom_apply(I->m1, I->m2, old, B, C, FTZ, &res);
+                memcpy(p, &n, (size_t)size);
+                if (I->n) D = res;
+            });
+        } vmnext
+        vmcase(FENCE) vmnext
+        vmcase(PREFETCH) vmnext
+        vmcase(NOP) vmnext
+        vmcase(BRKPT) vmnext
+        /* ---- control ---- */
+        vmcase(BRA) {
+            uint32_t t = (uint32_t)I->imm;
+            if (m == group) { pc = t; if (--budget <= 0) goto out_budget; continue; }
+            if (m == 0) vmnext
+            put_pc(w, m, t);
+            put_pc(w, group & ~m, pc + 1);
+            vmregroup
+        }
+        vmcase(BRX) {
+            uint32_t tab = (uint32_t)I->imm & 0xffffff, n = (uint32_t)I->imm >> 24;
+            LANES({ if (A32 >= n) { fl = l; st = vm_fail(L, cta, w, l, pc, VM_FAULT, "brx.idx index %u out of range (%u targets)", A32, n); goto out; }
+                    w->pc[l] = M->extra[tab + A32]; });
+            put_pc(w, group & ~m, pc + 1);
+            vmregroup
+        }
+        vmcase(CALL) {
+            int fidx = (int)I->imm;
+            LANES({ st = call_enter(L, cta, w, l, pc, I, fidx); if (st) { fl = l; goto out; } });
+            if (m == group) { pc = M->funcs[fidx].pc_begin; if (--budget <= 0) goto out_budget; continue; }
+            if (m == 0) vmnext
+            put_pc(w, m, M->funcs[fidx].pc_begin);
+            put_pc(w, group & ~m, pc + 1);
+            vmregroup
+        }
+        vmcase(CALLI) {
+            LANES({
+                uint64_t fa2 = A - BC_FUNC_ADDR_BASE;
+                if (A < BC_FUNC_ADDR_BASE || fa2 >= (uint64_t)M->nfuncs || M->funcs[fa2].kind != BC_FN_DEFINED) {
+                    fl = l; st = vm_fail(L, cta, w, l, pc, VM_FAULT, "indirect call through 0x%llx, which is not a defined function", (unsigned long long)A); goto out; }
+                st = call_enter(L, cta, w, l, pc, I, (int)fa2);
+                if (st) { fl = l; goto out; }
+                w->pc[l] = M->funcs[fa2].pc_begin;
+            });
+            put_pc(w, group & ~m, pc + 1);
+            vmregroup
+        }
+        vmcase(CALL_BUILTIN) vmcase(CALL_FFI) {
+            LANES({ st = I->op == OP_CALL_BUILTIN ? builtin(L, cta, w, l, pc, I) : host_call(L, cta, w, l, pc, I);
+                    if (st) { fl = l; goto out; } });
+        } vmnext
+        vmcase(RET) {
+            uint32_t exited = 0;
+            LANES({ uint32_t np; if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np; });
+            for (uint32_t mm = exited; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
+            put_pc(w, group & ~m, pc + 1);
+            if (exited) { w->live &= ~exited; warp_on_exit(L, cta, w); }
+            vmregroup
+        }
+        vmcase(EXIT) {
+            for (uint32_t mm = m; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
+            w->live &= ~m;
+            put_pc(w, group & ~m, pc + 1);
+            if (m) warp_on_exit(L, cta, w);
+            vmregroup
+        }
+        vmcase(TRAP) {
+            if (!m) vmnext
+            fl = __builtin_ctz(m);
+            st = vm_fail(L, cta, w, fl, pc, VM_TRAP, "trap instruction");
+            goto out;
+        }
+        vmcase(NANOSLEEP) { pc++; goto out_budget; }
+        /* ---- warp collectives and barriers ---- */
+        vmcase(SHFL) vmcase(VOTE_ALL) vmcase(VOTE_ANY) vmcase(VOTE_UNI) vmcase(VOTE_BALLOT)
+        vmcase(MATCH_ANY) vmcase(MATCH_ALL) vmcase(REDUX) vmcase(ELECT) vmcase(WARPSYNC) {
+            put_pc(w, group, pc);
+            st = warp_collective(L, cta, w, m, group, pc);
+            if (st) goto out;
+            uint32_t np;
+            if (uniform(w, group, &np)) { pc = np; if (--budget <= 0) goto out_budget; continue; }
+            vmregroup
+        }
+        vmcase(ACTIVEMASK) LANES(D = m); vmnext
+        vmcase(BAR) {
+            put_pc(w, group, pc);
+            put_pc(w, group & ~m, pc + 1);
+            st = warp_barrier(L, cta, w, m, pc);
+            if (st) goto out;
+            uint32_t np;
+            if (uniform(w, group, &np)) { pc = np; if (--budget <= 0) goto out_budget; continue; }
+            vmregroup
+        }
+#ifndef VM_USE_GOTO
+        default:
+            st = vm_fail(L, cta, w, __builtin_ctz(group), pc, VM_ERROR, "opcode %d has no handler", I->op);
+            goto out;
+#endif
+        }
+    }
+out_budget:
+    put_pc(w, group, pc);
+    return VM_OK;
+out:
+    (void)fl; (void)fa;
+    if (writeback && st == VM_OK) put_pc(w, group, pc);
+    return st;
+}

@@ -1,0 +1,285 @@
+/* sched.c — the launch: CTAs in linear order, and inside a CTA the
+ * scheduler that picks which lane group of which warp issues next.
+ *
+ * Policy (hardware-like): warps take turns; inside a warp the ready lane
+ * group with the lowest pc issues (so branches reconverge as on the GPU),
+ * except that a lane group left waiting for more than VM_AGE_LIMIT turns of
+ * its warp goes first — that keeps an intra-warp spin lock from starving
+ * its holder.  A hook may replace the choice (the checker's adversarial
+ * schedules, the debugger).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "vm.h"
+
+#define VM_SLICE 256          /* instructions a group may issue per turn */
+#define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
+
+const char *vm_status_name(vm_status s)
+{
+    static const char *const n[] = { "ok", "fault", "trap", "assert", "deadlock", "limit", "error" };
+    return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- module placement -------------------------------------------------------- */
+
+int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, char *msg, size_t len)
+{
+    uint64_t *va = calloc((size_t)(m->nvars ? m->nvars : 1), sizeof *va);
+    if (!va) { snprintf(msg, len, "out of memory"); return -1; }
+    uint64_t gbase = 0;
+    if (m->global_size) {
+        gbase = mem_alloc_bytes(mem, m->global_size, "module .global data");
+        if (!gbase) { free(va); snprintf(msg, len, "cannot allocate %llu bytes of .global data", (unsigned long long)m->global_size); return -1; }
+        mem_write(mem, gbase, m->global_image, m->global_size);
+    }
+    uint64_t dyn_base = (m->shared_static + 15) & ~15ull;
+    for (int i = 0; i < m->nvars; i++) {
+        const bc_var *v = &m->vars[i];
+        if (v->space == BC_SP_GLOBAL) va[i] = gbase + v->offset;
+        else if (v->is_extern_shared) va[i] = dyn_base;
+        else va[i] = v->offset;
+    }
+    /* pointers inside .global/.const data */
+    for (int i = 0; i < m->nrelocs; i++) {
+        const bc_reloc *r = &m->relocs[i];
+        const bc_var *t = &m->vars[r->var];
+        uint64_t a = va[r->var] + (uint64_t)r->addend;
+        if (r->generic && t->space == BC_SP_SHARED) a += MEM_SHARED_WINDOW;
+        if (r->generic && t->space == BC_SP_CONST) a += MEM_CONST_WINDOW;
+        if (r->space == BC_SP_GLOBAL) mem_write(mem, gbase + r->at, &a, 8);
+    }
+    *var_addr = va;
+    return 0;
+}
+
+/* ---- CTA state ------------------------------------------------------------------ */
+
+static void cta_free(vm_cta *c)
+{
+    for (int i = 0; i < c->nwarps; i++) {
+        vm_warp *w = &c->warps[i];
+        free(w->R);
+        free(w->local);
+        for (int l = 0; l < BC_WARP; l++) free(w->stack[l].v);
+    }
+    free(c->warps);
+    free(c->shared);
+    memset(c, 0, sizeof *c);
+}
+
+static int cta_alloc(vm_launch *L, vm_cta *c)
+{
+    memset(c, 0, sizeof *c);
+    c->nwarps = L->nwarps;
+    c->nthreads = L->nthreads;
+    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
+    c->shared = calloc(1, L->shared_size ? L->shared_size : 1);
+    if (!c->warps || !c->shared) return -1;
+    for (int i = 0; i < c->nwarps; i++) {
+        vm_warp *w = &c->warps[i];
+        w->R = calloc((size_t)L->m->nslots * BC_WARP, sizeof *w->R);
+        w->local = calloc(BC_WARP, L->cfg.local_size);
+        if (!w->R || !w->local) return -1;
+        for (uint32_t s = 0; s < L->m->nconsts; s++)
+            for (int l = 0; l < BC_WARP; l++) w->R[s * BC_WARP + l] = L->consts[s];
+    }
+    return 0;
+}
+
+/* Resets the CTA's lanes for block `linear`, keeping its buffers. */
+static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
+{
+    const bc_func *k = &L->m->funcs[L->kfunc];
+    c->linear = linear;
+    c->ctaid[0] = (uint32_t)(linear % L->cfg.grid[0]);
+    c->ctaid[1] = (uint32_t)(linear / L->cfg.grid[0] % L->cfg.grid[1]);
+    c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->cfg.grid[0] * L->cfg.grid[1]));
+    c->live_warps = 0;
+    memset(c->bar, 0, sizeof c->bar);
+    memset(c->shared, 0, L->shared_size);
+    for (int i = 0; i < c->nwarps; i++) {
+        vm_warp *w = &c->warps[i];
+        w->id = i;
+        uint32_t n = L->nthreads - (uint32_t)i * BC_WARP;
+        w->present = n >= BC_WARP ? 0xffffffffu : (1u << n) - 1;
+        w->live = w->present;
+        w->excused = 0;
+        w->tick = 0;
+        memset(w->bar_arrived, 0, sizeof w->bar_arrived);
+        memset(w->bar_pred, 0, sizeof w->bar_pred);
+        for (int l = 0; l < BC_WARP; l++) {
+            w->pc[l] = k->pc_begin;
+            w->state[l] = (w->present >> l) & 1 ? LANE_READY : LANE_EXITED;
+            w->lastrun[l] = 0;
+            w->stack[l].n = w->stack[l].depth = 0;
+            w->R[L->m->slot_fp + (uint32_t)l] = 0;
+        }
+        if (w->live) c->live_warps |= 1u << i;
+    }
+}
+
+/* ---- scheduling ---------------------------------------------------------------- */
+
+/* The default choice: lowest pc, unless a lane has waited too long. */
+static uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
+{
+    int best = -1, oldest = -1;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (best < 0 || w->pc[l] < w->pc[best]) best = l;
+        if (oldest < 0 || w->lastrun[l] < w->lastrun[oldest]) oldest = l;
+    }
+    int pickl = w->tick - w->lastrun[oldest] > VM_AGE_LIMIT ? oldest : best;
+    *pc = w->pc[pickl];
+    uint32_t g = 0;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->pc[l] == *pc) g |= 1u << l;
+    }
+    return g;
+}
+
+static uint32_t ready_lanes(const vm_warp *w)
+{
+    uint32_t r = 0;
+    for (uint32_t mm = w->live; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->state[l] == LANE_READY) r |= 1u << l;
+    }
+    return r;
+}
+
+static vm_status check_limits(vm_launch *L)
+{
+    if (L->cfg.insn_limit && L->insns > L->cfg.insn_limit)
+        return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "instruction limit of %llu reached",
+                       (unsigned long long)L->cfg.insn_limit);
+    if (L->cfg.timeout > 0 && now() - L->start_time > L->cfg.timeout)
+        return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "time limit of %g s reached", L->cfg.timeout);
+    if (L->stop_requested) return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
+    return VM_OK;
+}
+
+static vm_status run_cta(vm_launch *L, vm_cta *c)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    unsigned turns = 0;
+    for (;;) {
+        int progress = 0;
+        for (int i = 0; i < c->nwarps; i++) {
+            vm_warp *w = &c->warps[i];
+            uint32_t ready = w->live ? ready_lanes(w) : 0;
+            if (!ready) continue;
+            uint32_t pc;
+            uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
+            if (!g) continue;
+            w->tick++;
+            for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+            vm_status st = vm_exec(L, c, w, g, pc, VM_SLICE);
+            if (st) return st;
+            progress = 1;
+        }
+        if (!c->live_warps) return VM_OK;
+        if (!progress) {
+            vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "deadlock: no thread of block (%u,%u,%u) can proceed",
+                                   c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+            L->fault.report = warp_blocked_report(L, c);
+            /* point at the first blocked lane */
+            for (int i = 0; i < c->nwarps; i++) {
+                vm_warp *w = &c->warps[i];
+                if (!w->live) continue;
+                int l = __builtin_ctz(w->live);
+                L->fault.pc = w->pc[l];
+                L->fault.warp = i;
+                L->fault.lane = l;
+                uint32_t lin = (uint32_t)i * BC_WARP + (uint32_t)l;
+                L->fault.tid[0] = lin % L->cfg.block[0];
+                L->fault.tid[1] = lin / L->cfg.block[0] % L->cfg.block[1];
+                L->fault.tid[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
+                break;
+            }
+            return st;
+        }
+        if ((++turns & 63) == 0) {
+            vm_status st = check_limits(L);
+            if (st) return st;
+        }
+    }
+}
+
+vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                 const vm_config *cfg, vm_fault *fault, uint64_t *insns)
+{
+    vm_launch L;
+    memset(&L, 0, sizeof L);
+    memset(fault, 0, sizeof *fault);
+    L.m = m;
+    L.code = m->code;
+    L.mem = mem;
+    L.cfg = *cfg;
+    L.kfunc = kernel;
+    L.start_time = now();
+    if (!L.cfg.local_size) L.cfg.local_size = VM_DEFAULT_LOCAL;
+    for (int i = 0; i < 3; i++) {
+        if (!L.cfg.grid[i]) L.cfg.grid[i] = 1;
+        if (!L.cfg.block[i]) L.cfg.block[i] = 1;
+    }
+    uint64_t nthreads = (uint64_t)L.cfg.block[0] * L.cfg.block[1] * L.cfg.block[2];
+    if (nthreads > 1024) {
+        snprintf(fault->msg, sizeof fault->msg, "block of %llu threads: at most 1024 are allowed", (unsigned long long)nthreads);
+        return fault->status = VM_ERROR;
+    }
+    if (L.cfg.grid[1] > 65535 || L.cfg.grid[2] > 65535 || L.cfg.grid[0] > 0x7fffffffu || L.cfg.block[2] > 64) {
+        snprintf(fault->msg, sizeof fault->msg, "grid or block dimensions out of range");
+        return fault->status = VM_ERROR;
+    }
+    L.nthreads = (uint32_t)nthreads;
+    L.nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
+    L.nctas = (uint64_t)L.cfg.grid[0] * L.cfg.grid[1] * L.cfg.grid[2];
+    L.shared_size = ((m->shared_static + 15) & ~15ull) + L.cfg.dyn_shared;
+    const bc_func *k = &m->funcs[kernel];
+    if (L.cfg.params_size < (size_t)k->param_size) {
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' takes %d bytes of parameters, %zu given", k->name,
+                 k->param_size, L.cfg.params_size);
+        return fault->status = VM_ERROR;
+    }
+    if ((uint64_t)k->frame_size > L.cfg.local_size) {
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
+        return fault->status = VM_ERROR;
+    }
+    /* the constant pool with variable addresses patched in */
+    L.consts = malloc((size_t)(m->nconsts ? m->nconsts : 1) * sizeof *L.consts);
+    if (!L.consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); return fault->status = VM_ERROR; }
+    memcpy(L.consts, m->consts, m->nconsts * sizeof *L.consts);
+    for (int i = 0; i < m->nconst_relocs; i++)
+        L.consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
+    L.const_bank = m->const_image;
+    vm_cta cta;
+    vm_status st = VM_OK;
+    if (cta_alloc(&L, &cta)) {
+        cta_free(&cta);
+        free(L.consts);
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory for a block of %u threads", L.nthreads);
+        return fault->status = VM_ERROR;
+    }
+    L.cur_cta = &cta;
+    for (uint64_t b = 0; b < L.nctas && !st; b++) {
+        cta_reset(&L, &cta, b);
+        st = run_cta(&L, &cta);
+        if (!st) st = check_limits(&L);
+    }
+    cta_free(&cta);
+    free(L.consts);
+    *fault = L.fault;
+    if (insns) *insns = L.lane_insns;
+    return st;
+}

@@ -1,0 +1,176 @@
+/* vm.h — the simulated SM: one kernel launch over a grid of CTAs, each CTA a
+ * set of warps, each warp 32 lanes with their own program counters
+ * (independent thread scheduling).
+ *
+ * Ownership: a vm_launch owns its CTA state (registers, shared and local
+ * memory, call stacks) and frees each CTA when it finishes; it borrows the
+ * bc_module and the global mem_space, which must outlive it.  Library code:
+ * nothing here prints or exits — every stop is a vm_status plus vm_fault.
+ */
+#ifndef PTXEMU_VM_H
+#define PTXEMU_VM_H
+
+#include <stdint.h>
+#include "bc.h"
+#include "mem.h"
+
+typedef enum vm_status {
+    VM_OK = 0,
+    VM_FAULT,          /* illegal/misaligned address, stack overflow, ... */
+    VM_TRAP,           /* trap instruction, or a .sync lane outside its mask */
+    VM_ASSERT,         /* __assertfail */
+    VM_DEADLOCK,       /* no thread of a CTA can ever proceed */
+    VM_LIMIT,          /* instruction budget or time limit */
+    VM_ERROR           /* unsupported at run time, out of host memory */
+} vm_status;
+
+const char *vm_status_name(vm_status s);
+
+/* Where and why a launch stopped. */
+typedef struct vm_fault {
+    vm_status status;
+    uint32_t pc;               /* the faulting instruction */
+    uint32_t cta[3], tid[3];
+    int warp, lane;
+    char msg[512];
+    char *report;              /* deadlock: the blocked warps, one per line (malloc'd) */
+} vm_fault;
+
+/* Lane states. */
+enum { LANE_READY, LANE_EXITED, LANE_WAIT_COLL, LANE_WAIT_BAR };
+
+#define VM_NBAR 16
+
+typedef struct vm_warp {
+    int id;
+    uint32_t pc[BC_WARP];
+    uint8_t state[BC_WARP];
+    uint32_t live;             /* lanes that exist and have not exited */
+    uint32_t present;          /* lanes that exist (a partial last warp has fewer) */
+    uint64_t *R;               /* registers [slot][lane] */
+    uint8_t *local;            /* BC_WARP * local_size bytes */
+    uint64_t lastrun[BC_WARP]; /* issue tick of each lane (fairness) */
+    /* collectives */
+    uint32_t coll_mask[BC_WARP];
+    uint32_t excused;          /* lanes predicated off at a collective */
+    /* barriers */
+    uint8_t bar_id[BC_WARP];
+    uint32_t bar_arrived[VM_NBAR];   /* lanes arrived in the current phase */
+    uint32_t bar_pred[VM_NBAR];      /* .red predicate values of arrived lanes */
+    /* call stacks: per lane a stack of saved words */
+    struct vm_stack { uint64_t *v; uint32_t n, cap, depth; } stack[BC_WARP];
+    uint64_t tick;
+} vm_warp;
+
+typedef struct vm_barrier {
+    uint32_t warps;            /* warps counted in this phase */
+    uint32_t expected;         /* thread count (0: all) */
+    int red;                   /* .red kind of the phase (0 none) */
+    uint32_t popc;             /* .red: true predicates of the counted warps */
+    uint32_t threads;          /* live threads of the counted warps */
+    int kinds;                 /* bit per form used: 1 sync, 2 arrive, 4 red */
+} vm_barrier;
+
+typedef struct vm_cta {
+    uint32_t ctaid[3];
+    uint64_t linear;
+    int nwarps;
+    uint32_t nthreads;
+    vm_warp *warps;
+    uint32_t live_warps;       /* warps with a live lane */
+    uint8_t *shared;
+    vm_barrier bar[VM_NBAR];
+} vm_cta;
+
+typedef struct vm_launch vm_launch;
+
+/* Hooks for the checker and the debugger; any may be NULL.  Called with the
+ * lanes that perform the event. */
+typedef struct vm_hooks {
+    void *ctx;
+    /* a memory access of `size` bytes at guest (space, addr) by one lane */
+    void (*access)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
+                   int space, uint64_t addr, int size, int write, int atomic);
+    /* a barrier completed for the given warps, or a warp collective for mask */
+    void (*sync)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, int barrier_id);
+    /* chooses the lane group to issue in w (the default picks the lowest pc) */
+    uint32_t (*pick)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc);
+    /* misuse that does not stop the launch (mask or barrier rule broken) */
+    void (*misuse)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
+                   const char *kind, const char *msg);
+    /* before each issue of a lane group; return nonzero to stop (debugger) */
+    int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+} vm_hooks;
+
+/* Output sink for device printf. */
+typedef void (*vm_output_fn)(void *ctx, const char *text, size_t len);
+
+typedef struct vm_config {
+    uint32_t grid[3], block[3];
+    uint64_t dyn_shared;
+    const void *params;        /* the kernel parameter buffer */
+    size_t params_size;
+    uint32_t local_size;       /* local memory (stack) per thread; 0: default */
+    uint64_t insn_limit;       /* 0: none */
+    double timeout;            /* seconds, 0: none */
+    uint64_t seed;
+    vm_output_fn output;
+    void *output_ctx;
+    const vm_hooks *hooks;
+    struct rt_ffi *ffi;        /* host libraries for .extern functions, or NULL */
+    int max_ctas_resident;     /* CTAs interleaved at once (default 1) */
+} vm_config;
+
+#define VM_DEFAULT_LOCAL (16u << 10)
+
+struct vm_launch {
+    const bc_module *m;
+    const bc_insn *code;
+    mem_space *mem;
+    vm_config cfg;
+    int kfunc;
+    uint64_t *consts;          /* the constant pool with addresses patched in */
+    uint64_t *var_addr;        /* per module variable: its address in its space */
+    uint8_t *const_bank;
+    uint64_t shared_size;
+    uint64_t nctas;
+    uint32_t nthreads;
+    int nwarps;
+    uint64_t insns;            /* instructions issued (lane groups) */
+    uint64_t lane_insns;       /* lane-instructions */
+    vm_fault fault;
+    uint64_t global_base;      /* module .global image placement */
+    double start_time;
+    uint64_t rng;
+    vm_cta *cur_cta;
+    int stop_requested;
+};
+
+/* Places the module's variables in mem (once per module per mem_space):
+ * returns 0, or -1 with msg. */
+int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, char *msg, size_t len);
+
+/* Runs a whole launch of kernel `kernel`.  var_addr from vm_place_module. */
+vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                 const vm_config *cfg, vm_fault *fault, uint64_t *insns);
+
+/* ---- inside the VM (exec.c, warp.c, sched.c) ------------------------------- */
+
+/* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
+ * `budget` instructions have issued. */
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t mask, uint32_t pc, int budget);
+
+/* Records a fault at pc for the lowest lane of `lanes`. */
+vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st,
+                  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* warp.c: collectives and barriers.  Each is called with the lanes that
+ * execute the instruction at pc (guard true) and the whole issued group. */
+vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc);
+vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+/* After lanes of w exited: completes what no longer waits for them. */
+void warp_on_exit(vm_launch *L, vm_cta *cta, vm_warp *w);
+/* Lines describing why each blocked lane of the CTA waits (deadlock report). */
+char *warp_blocked_report(vm_launch *L, vm_cta *cta);
+
+#endif

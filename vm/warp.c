@@ -1,0 +1,362 @@
+/* warp.c — the meeting points of independent threads: warp collectives
+ * (shfl, vote, match, redux, elect, bar.warp.sync) and the 16 CTA barriers.
+ *
+ * Collectives rendezvous by (operation, qualifiers, mask), never by pc: a
+ * lane executing one waits (LANE_WAIT_COLL) until every non-exited lane of
+ * its mask waits in the same kind of collective with the same mask; then all
+ * results are computed from the values the lanes supplied and every
+ * participant moves past its own instruction.  Lanes whose guard was false
+ * at a collective are excused from that rendezvous (hardware fact P9).
+ *
+ * CTA barriers count per thread and complete per warp: a warp is counted
+ * once all of its non-exited lanes have arrived; a barrier with a thread
+ * count completes when 32 x (warps counted) reaches it, one without when
+ * every warp with a live lane is counted (exited threads release it).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vm.h"
+
+#define BIT(l) (1u << (l))
+
+/* ---- collectives ----------------------------------------------------------- */
+
+static int same_kind(const bc_insn *a, const bc_insn *b)
+{
+    return a->op == b->op && a->m1 == b->m1 && a->m2 == b->m2;
+}
+
+static const char *coll_name(const bc_insn *I)
+{
+    return bc_op_name[I->op];
+}
+
+static uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
+{
+    uint32_t off = b & 31, clampv = c & 31, seg = (c >> 8) & 31;
+    uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
+    int j;
+    switch (mode) {
+    case BC_SHFL_UP: j = l - (int)off; *ok = j >= (int)bound; break;
+    case BC_SHFL_DOWN: j = l + (int)off; *ok = j <= (int)bound; break;
+    case BC_SHFL_BFLY: j = l ^ (int)off; *ok = j <= (int)bound; break;
+    default: j = (int)(first | (off & ~seg)); *ok = j <= (int)bound; break;
+    }
+    return *ok ? (uint32_t)j : (uint32_t)l;
+}
+
+/* Computes and delivers the results of a completed rendezvous of lanes P. */
+static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
+{
+    const bc_insn *code = L->code;
+    uint64_t *R = w->R;
+    uint64_t d[BC_WARP] = { 0 }, e[BC_WARP] = { 0 };
+    int first = __builtin_ctz(P);
+    const bc_insn *I0 = &code[w->pc[first]];
+#define LANE_I(l) (&code[w->pc[l]])
+#define VAL(l, field) R[LANE_I(l)->field + (uint32_t)(l)]
+    switch (I0->op) {
+    case OP_SHFL:
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm), ok;
+            uint32_t j = shfl_source(l, (uint32_t)VAL(l, b), (uint32_t)VAL(l, c), I0->m1, &ok);
+            if (!ok) d[l] = (uint32_t)VAL(l, a);
+            else if (P & BIT(j)) d[l] = (uint32_t)VAL((int)j, a);
+            else d[l] = 0;          /* exited or absent source: 0 (hardware fact P1) */
+            e[l] = (uint64_t)ok;
+        }
+        break;
+    case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_VOTE_BALLOT: {
+        uint32_t ones = 0;
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            int x = (int)(VAL(l, a) & 1) ^ !!(LANE_I(l)->flags & BC_IF_NEG);
+            if (x) ones |= BIT(l);
+        }
+        uint64_t r = I0->op == OP_VOTE_ALL ? ones == P : I0->op == OP_VOTE_ANY ? ones != 0
+                   : I0->op == OP_VOTE_UNI ? (ones == 0 || ones == P) : ones;
+        for (uint32_t mm = P; mm; mm &= mm - 1) d[__builtin_ctz(mm)] = r;
+        break;
+    }
+    case OP_MATCH_ANY: case OP_MATCH_ALL: {
+        uint64_t msk = I0->m2 ? ~0ull : 0xffffffffu;
+        int all = 1;
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t s = 0;
+            for (uint32_t kk = P; kk; kk &= kk - 1) {
+                int k = __builtin_ctz(kk);
+                if ((VAL(k, a) & msk) == (VAL(l, a) & msk)) s |= BIT(k);
+            }
+            d[l] = s;
+            if (s != P) all = 0;
+        }
+        if (I0->op == OP_MATCH_ALL)
+            for (uint32_t mm = P; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                d[l] = all ? (M & w->live) : 0;
+                e[l] = (uint64_t)all;
+            }
+        break;
+    }
+    case OP_REDUX: {
+        int sgn = I0->m2 == BC_K_S32;
+        uint32_t acc = 0;
+        int firstv = 1;
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t v = (uint32_t)VAL(l, a);
+            if (firstv) { acc = v; firstv = 0; continue; }
+            switch (I0->m1) {
+            case BC_RED_ADD: acc += v; break;
+            case BC_RED_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            case BC_RED_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case BC_RED_AND: acc &= v; break;
+            case BC_RED_OR: acc |= v; break;
+            case BC_RED_XOR: acc ^= v; break;
+            }
+        }
+        for (uint32_t mm = P; mm; mm &= mm - 1) d[__builtin_ctz(mm)] = acc;
+        break;
+    }
+    case OP_ELECT:
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            d[l] = (uint64_t)first;
+            e[l] = l == first;
+        }
+        break;
+    default:                      /* bar.warp.sync: no values */
+        break;
+    }
+    for (uint32_t mm = P; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        const bc_insn *I = LANE_I(l);
+        if (I->op != OP_WARPSYNC) {
+            R[I->d + (uint32_t)l] = d[l];
+            if (I->flags & BC_IF_HAS_E) R[I->e + (uint32_t)l] = e[l];
+        }
+        w->state[l] = LANE_READY;
+        w->pc[l]++;
+    }
+#undef VAL
+#undef LANE_I
+    w->excused &= ~M;
+    const vm_hooks *H = L->cfg.hooks;
+    if (H && H->sync) H->sync(H->ctx, L, L->cur_cta, w, P, -1);
+}
+
+/* Completes the rendezvous for mask M if every lane it needs is there. */
+static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
+{
+    uint32_t need = M & w->live & ~w->excused, have = 0;
+    const bc_insn *kind = NULL;
+    for (uint32_t mm = M & w->live; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->state[l] != LANE_WAIT_COLL || w->coll_mask[l] != M) continue;
+        const bc_insn *I = &L->code[w->pc[l]];
+        if (!kind) kind = I;
+        else if (!same_kind(kind, I)) return 0;   /* lanes of one mask in different collectives: they hang */
+        have |= BIT(l);
+    }
+    if (!kind || (need & ~have)) return 0;
+    coll_complete(L, w, have, M);
+    return 1;
+}
+
+vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc)
+{
+    const bc_insn *I = &L->code[pc];
+    uint32_t off = group & ~lanes;
+    for (uint32_t mm = off; mm; mm &= mm - 1) w->pc[__builtin_ctz(mm)] = pc + 1;
+    w->excused |= off;
+    uint32_t masks[BC_WARP];
+    int nm = 0;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t M = (uint32_t)w->R[I->x + (uint32_t)l];
+        if (!(M & BIT(l))) {
+            const vm_hooks *H = L->cfg.hooks;
+            if (H && H->misuse) H->misuse(H->ctx, L, cta, w, l, pc, "mask", "lane not in its own membermask");
+            return vm_fail(L, cta, w, l, pc, VM_TRAP, "lane %d executes %s with membermask 0x%08x, which leaves it out",
+                           l, coll_name(I), M);
+        }
+        w->state[l] = LANE_WAIT_COLL;
+        w->coll_mask[l] = M;
+        w->excused &= ~BIT(l);
+        int k = 0;
+        while (k < nm && masks[k] != M) k++;
+        if (k == nm) masks[nm++] = M;
+    }
+    for (int k = 0; k < nm; k++) coll_try(L, w, masks[k]);
+    return VM_OK;
+}
+
+/* ---- CTA barriers ------------------------------------------------------------- */
+
+static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
+{
+    vm_barrier *b = &cta->bar[id];
+    if (!w->live || (b->warps & BIT(w->id))) return;
+    if ((w->bar_arrived[id] & w->live) != w->live) return;
+    b->warps |= BIT(w->id);
+    b->popc += (uint32_t)__builtin_popcount(w->bar_pred[id] & w->live);
+    b->threads += (uint32_t)__builtin_popcount(w->live);
+}
+
+static void bar_try(vm_launch *L, vm_cta *cta, int id)
+{
+    vm_barrier *b = &cta->bar[id];
+    if (!b->warps) return;
+    int done = b->expected ? (uint32_t)__builtin_popcount(b->warps) * BC_WARP >= b->expected
+                           : (b->warps & cta->live_warps) == cta->live_warps;
+    if (!done) return;
+    uint32_t popc = b->popc, threads = b->threads;
+    for (uint32_t ww = b->warps; ww; ww &= ww - 1) {
+        vm_warp *w = &cta->warps[__builtin_ctz(ww)];
+        uint32_t released = 0;
+        for (int l = 0; l < BC_WARP; l++) {
+            if (w->state[l] != LANE_WAIT_BAR || w->bar_id[l] != id) continue;
+            const bc_insn *I = &L->code[w->pc[l]];
+            if (I->m1 == 2) w->R[I->d + (uint32_t)l] = popc;
+            else if (I->m1 == 3) w->R[I->d + (uint32_t)l] = popc == threads;
+            else if (I->m1 == 4) w->R[I->d + (uint32_t)l] = popc != 0;
+            w->state[l] = LANE_READY;
+            w->pc[l]++;
+            released |= BIT(l);
+        }
+        w->bar_arrived[id] = 0;
+        w->bar_pred[id] = 0;
+        const vm_hooks *H = L->cfg.hooks;
+        if (H && H->sync) H->sync(H->ctx, L, cta, w, released, id);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
+{
+    const bc_insn *I = &L->code[pc];
+    const vm_hooks *H = L->cfg.hooks;
+    uint32_t touched = 0;
+    if ((I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live && H && H->misuse)
+        H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier",
+                  "aligned barrier executed by part of a warp (divergent bar.sync)");
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t id = w->R[I->a + (uint32_t)l], count = w->R[I->b + (uint32_t)l] & 0xffffffffu;
+        if (id >= VM_NBAR) return vm_fail(L, cta, w, l, pc, VM_TRAP, "barrier id %llu is out of range (0..15)", (unsigned long long)id);
+        if (I->n && (count == 0 || count % BC_WARP || count > cta->nthreads + BC_WARP - 1)) {
+            if (H && H->misuse) H->misuse(H->ctx, L, cta, w, l, pc, "barrier", "barrier thread count is not a positive multiple of 32 within the block");
+            if (count == 0 || count % BC_WARP)
+                return vm_fail(L, cta, w, l, pc, VM_TRAP, "barrier %llu thread count %llu is not a multiple of 32",
+                               (unsigned long long)id, (unsigned long long)count);
+        }
+        vm_barrier *b = &cta->bar[id];
+        int form = I->m1 == 0 ? 1 : I->m1 == 1 ? 2 : 4;
+        if (b->kinds && ((b->kinds | form) & 4) && (b->kinds | form) != 4 && H && H->misuse)
+            H->misuse(H->ctx, L, cta, w, l, pc, "barrier", "bar.red mixed with other barrier forms on one barrier");
+        b->kinds |= form;
+        if (I->n) b->expected = (uint32_t)count;
+        if (w->bar_arrived[id] & BIT(l) && H && H->misuse)
+            H->misuse(H->ctx, L, cta, w, l, pc, "barrier", "thread arrives twice at one barrier phase");
+        w->bar_arrived[id] |= BIT(l);
+        if (I->m1 >= 2 && ((w->R[I->c + (uint32_t)l] & 1) ^ !!(I->flags & BC_IF_NEG))) w->bar_pred[id] |= BIT(l);
+        if (I->m1 == 1) w->pc[l] = pc + 1;
+        else { w->state[l] = LANE_WAIT_BAR; w->bar_id[l] = (uint8_t)id; }
+        touched |= BIT(id);
+    }
+    for (uint32_t tt = touched; tt; tt &= tt - 1) {
+        int id = __builtin_ctz(tt);
+        bar_count_warp(cta, w, id);
+        if (cta->bar[id].expected && (uint32_t)__builtin_popcount(cta->bar[id].warps) * BC_WARP > cta->bar[id].expected &&
+            H && H->misuse)
+            H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier", "more threads arrive at a barrier than its count");
+        bar_try(L, cta, id);
+    }
+    return VM_OK;
+}
+
+void warp_on_exit(vm_launch *L, vm_cta *cta, vm_warp *w)
+{
+    if (!w->live) cta->live_warps &= ~BIT(w->id);
+    for (int id = 0; id < VM_NBAR; id++) {
+        if (w->bar_arrived[id]) bar_count_warp(cta, w, id);
+        bar_try(L, cta, id);
+    }
+    uint32_t seen[BC_WARP];
+    int ns = 0;
+    for (int l = 0; l < BC_WARP; l++) {
+        if (w->state[l] != LANE_WAIT_COLL) continue;
+        int k = 0;
+        while (k < ns && seen[k] != w->coll_mask[l]) k++;
+        if (k == ns) seen[ns++] = w->coll_mask[l];
+    }
+    for (int k = 0; k < ns; k++) coll_try(L, w, seen[k]);
+}
+
+/* ---- deadlock report ---------------------------------------------------------- */
+
+typedef struct rbuf { char *p; size_t n, cap; } rbuf;
+
+static void rput(rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rput(rbuf *b, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof tmp) n = sizeof tmp - 1;
+    if (b->n + (size_t)n + 1 > b->cap) {
+        size_t nc = (b->cap + (size_t)n + 1) * 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return;
+        b->p = np;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, tmp, (size_t)n + 1);
+    b->n += (size_t)n;
+}
+
+char *warp_blocked_report(vm_launch *L, vm_cta *cta)
+{
+    rbuf b = { NULL, 0, 0 };
+    const bc_module *m = L->m;
+    char loc[256];
+    for (int wi = 0; wi < cta->nwarps; wi++) {
+        vm_warp *w = &cta->warps[wi];
+        if (!w->live) continue;
+        uint32_t done = ~w->live;
+        while (done != 0xffffffffu) {
+            int l = __builtin_ctz(~done);
+            uint32_t same = 0;
+            for (int k = l; k < BC_WARP; k++)
+                if (!(done & BIT(k)) && w->pc[k] == w->pc[l] && w->state[k] == w->state[l] &&
+                    (w->state[k] != LANE_WAIT_COLL || w->coll_mask[k] == w->coll_mask[l]))
+                    same |= BIT(k);
+            done |= same;
+            const bc_insn *I = &L->code[w->pc[l]];
+            bc_format_srcloc(m, I->src, 1, loc, sizeof loc);
+            rput(&b, "  warp %d lanes 0x%08x at ptx line %d%s%s: ", wi, same, I->line, loc[0] ? " (" : "", loc);
+            if (loc[0]) rput(&b, ")");
+            if (w->state[l] == LANE_WAIT_BAR) {
+                vm_barrier *br = &cta->bar[w->bar_id[l]];
+                uint32_t arrived = 0;
+                for (int k = 0; k < cta->nwarps; k++)
+                    arrived += (uint32_t)__builtin_popcount(cta->warps[k].bar_arrived[w->bar_id[l]] & cta->warps[k].live);
+                uint32_t expect = br->expected;
+                if (!expect) for (int k = 0; k < cta->nwarps; k++) expect += (uint32_t)__builtin_popcount(cta->warps[k].live);
+                rput(&b, "waiting at barrier %d (%u of %u threads arrived%s)\n", w->bar_id[l], arrived, expect,
+                     br->expected ? ", counted in whole warps" : "");
+            } else if (w->state[l] == LANE_WAIT_COLL) {
+                uint32_t M = w->coll_mask[l];
+                rput(&b, "waiting in %s with membermask 0x%08x (lanes 0x%08x of it are elsewhere)\n",
+                     bc_op_name[I->op], M, M & w->live & ~same);
+            } else rput(&b, "ready\n");
+        }
+    }
+    return b.p;
+}
