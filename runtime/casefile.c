@@ -597,7 +597,7 @@ static void directive(parser *p, char **tok, int ntok)
             err(p, "unknown status '%s' (want ok, deadlock, trap, assert or "
                 "fault)", tok[1]);
         else
-            c->status = (rt_case_status)i;
+            c->status = (rt_case_status)i, c->has_status = true;
     } else if (strcmp(d, "expect-check") == 0) {
         d_check(p, tok, ntok);
     } else if (strcmp(d, "expect-stat") == 0) {

@@ -103,6 +103,7 @@ typedef struct rt_case {
     size_t stdout_size;
 
     rt_case_status status;   /* RT_CASE_STATUS_OK when not given */
+    bool has_status;         /* an expect-status line was given */
 
     /* expect-check: has_check false = no line (the checker must report
      * nothing); check_kinds 0 with has_check = `clean`. */

@@ -35,6 +35,7 @@ typedef struct rt_run_result {
     char *ptx_text;              /* the module text, for rendering diagnostics */
     size_t ptx_len;
     const char *ptx_path;
+    int unchecked;               /* the case states no expectation: any clean end passes */
 } rt_run_result;
 
 /* Runs the case.  PTX errors go to diags (exit 3).  Expectations (expect,
@@ -42,6 +43,9 @@ typedef struct rt_run_result {
  * set: a mismatch gives exit 1 and the first difference in msg. */
 int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result *r, diag_list *diags);
 void rt_run_result_free(rt_run_result *r);
+
+/* Whether the case states any expectation (expect*, expect-status). */
+int rt_case_has_expectations(const rt_case *c);
 
 /* The status a case expects, as a vm_status. */
 vm_status rt_expected_status(rt_case_status s);

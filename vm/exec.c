@@ -597,7 +597,9 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
 #define vmcase(name) case OP_##name:
 #endif
 /* the next instruction of the group */
-#define vmnext { pc++; if (--budget <= 0) goto out_budget; continue; }
+#define vmnext { pc++; if (--budget <= 0 || pc >= stop) goto out_budget; continue; }
+/* a taken jump of the whole group */
+#define vmjump(t) { pc = (t); if (--budget <= 0 || pc >= stop) goto out_budget; continue; }
 /* the group's lanes may now sit at different pcs or states: let the scheduler decide */
 #define vmregroup { writeback = 0; goto out; }
 
@@ -640,6 +642,13 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     uint64_t fa = 0;               /* faulting address */
     uint32_t m = group;
     const bc_insn *I = NULL;
+    /* Reconvergence: the group stops when it reaches the pc of the next
+     * group of ready lanes above it, so the scheduler can merge them. */
+    uint32_t stop = UINT32_MAX;
+    for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
+    }
     for (;;) {
         I = &code[pc];
         m = group;
@@ -972,7 +981,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(CVTA_TO) vmcase(CVTA_FROM) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->op == OP_CVTA_TO) LANES(D = I->m2 ? (uint32_t)A + base : A + (A ? base : 0));
+            if (I->op == OP_CVTA_TO) LANES(D = I->m2 ? (uint32_t)(A + base) : A + base);
             else LANES(D = I->m2 ? (uint32_t)(A - base) : A - base);
         } vmnext
         vmcase(ISSPACEP) {
@@ -1002,7 +1011,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         /* ---- control ---- */
         vmcase(BRA) {
             uint32_t t = (uint32_t)I->imm;
-            if (m == group) { pc = t; if (--budget <= 0) goto out_budget; continue; }
+            if (m == group) vmjump(t)
             if (m == 0) vmnext
             put_pc(w, m, t);
             put_pc(w, group & ~m, pc + 1);
@@ -1018,7 +1027,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(CALL) {
             int fidx = (int)I->imm;
             LANES({ st = call_enter(L, cta, w, l, pc, I, fidx); if (st) { fl = l; goto out; } });
-            if (m == group) { pc = M->funcs[fidx].pc_begin; if (--budget <= 0) goto out_budget; continue; }
+            if (m == group) vmjump(M->funcs[fidx].pc_begin)
             if (m == 0) vmnext
             put_pc(w, m, M->funcs[fidx].pc_begin);
             put_pc(w, group & ~m, pc + 1);
@@ -1069,7 +1078,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             st = warp_collective(L, cta, w, m, group, pc);
             if (st) goto out;
             uint32_t np;
-            if (uniform(w, group, &np)) { pc = np; if (--budget <= 0) goto out_budget; continue; }
+            if (uniform(w, group, &np)) vmjump(np)
             vmregroup
         }
         vmcase(ACTIVEMASK) LANES(D = m); vmnext
@@ -1079,7 +1088,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             st = warp_barrier(L, cta, w, m, pc);
             if (st) goto out;
             uint32_t np;
-            if (uniform(w, group, &np)) { pc = np; if (--budget <= 0) goto out_budget; continue; }
+            if (uniform(w, group, &np)) vmjump(np)
             vmregroup
         }
 #ifndef VM_USE_GOTO
