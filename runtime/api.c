@@ -102,7 +102,7 @@ int ptxemu_exit_code(vm_status s)
     case VM_OK: return PTXEMU_EXIT_OK;
     case VM_FAULT: case VM_TRAP: case VM_ASSERT: case VM_ERROR: return PTXEMU_EXIT_FAULT;
     case VM_DEADLOCK: return PTXEMU_EXIT_DEADLOCK;
-    case VM_LIMIT: return PTXEMU_EXIT_LIMIT;
+    case VM_LIMIT: case VM_PAUSED: return PTXEMU_EXIT_LIMIT;
     }
     return PTXEMU_EXIT_FAULT;
 }

@@ -247,7 +247,7 @@ static uint64_t half_op(int op, int kind, uint64_t a, uint64_t b, uint64_t c, in
 /* ---- memory ------------------------------------------------------------------------ */
 
 /* Host pointer for an access of n bytes by lane `lane` in `space`, or NULL. */
-static uint8_t *xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
+uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
 {
     switch (space) {
     case BC_SP_GLOBAL: return mem_xlate(L->mem, a, n);
@@ -263,13 +263,37 @@ static uint8_t *xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space
         if (write) return NULL;
         return a <= L->cfg.params_size && n <= L->cfg.params_size - a ? (uint8_t *)L->cfg.params + a : NULL;
     default: {
-        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_SHARED, a - MEM_SHARED_WINDOW, n, write);
-        if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
-        if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
-        if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
+        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_SHARED, a - MEM_SHARED_WINDOW, n, write);
+        if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
+        if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
+        if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
         return mem_xlate(L->mem, a, n);
     }
     }
+}
+
+void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t *raddr)
+{
+    (void)L;
+    *rspace = space;
+    *raddr = a;
+    if (space != BC_SP_GENERIC) return;
+    static const struct { uint64_t base; int sp; } win[] = {
+        { MEM_SHARED_WINDOW, BC_SP_SHARED }, { MEM_LOCAL_WINDOW, BC_SP_LOCAL },
+        { MEM_CONST_WINDOW, BC_SP_CONST }, { MEM_PARAM_WINDOW, BC_SP_KPARAM } };
+    for (int i = 0; i < 4; i++)
+        if (a - win[i].base < MEM_WINDOW_SIZE) { *rspace = win[i].sp; *raddr = a - win[i].base; return; }
+    *rspace = BC_SP_GLOBAL;
+}
+
+/* Reports one lane's access to the checker. */
+static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
+{
+    int rs;
+    uint64_t ra;
+    vm_resolve(L, space, a, &rs, &ra);
+    if (rs == BC_SP_CONST || rs == BC_SP_KPARAM) return;
+    L->cfg.hooks->access(L->cfg.hooks->ctx, L, cta, w, l, pc, rs, ra, (int)n, flags);
 }
 
 static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param" };
@@ -293,7 +317,7 @@ typedef struct lane_ctx { vm_launch *L; vm_cta *cta; vm_warp *w; int lane; } lan
 static int lane_read(void *ctx, uint64_t addr, void *dst, size_t n)
 {
     lane_ctx *c = ctx;
-    uint8_t *p = xlate(c->L, c->cta, c->w, c->lane, BC_SP_GENERIC, addr, n, 0);
+    uint8_t *p = vm_xlate(c->L, c->cta, c->w, c->lane, BC_SP_GENERIC, addr, n, 0);
     if (!p) return -1;
     memcpy(dst, p, n);
     return 0;
@@ -662,7 +686,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         }
         L->insns++;
         L->lane_insns += (uint64_t)__builtin_popcount(m);
-        if (H && H->step && H->step(H->ctx, L, cta, w, m, pc)) { st = VM_LIMIT; goto out; }
+        if (H && H->step && H->step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= (uint64_t)__builtin_popcount(m); st = VM_PAUSED; goto out; }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES(D = A); vmnext
@@ -954,9 +978,9 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int sb = (int)(8 * sz);
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = xlate(L, cta, w, l, space, a, tot, 0);
+                uint8_t *p = vm_xlate(L, cta, w, l, space, a, tot, 0);
                 if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 0, p != NULL); goto out; }
-                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, space, a, (int)tot, 0, 0);
+                if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
                 for (uint32_t k = 0; k < nv; k++) {
                     uint64_t v = 0;
                     memcpy(&v, p + k * sz, sz);
@@ -972,9 +996,9 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = xlate(L, cta, w, l, space, a, tot, 1);
+                uint8_t *p = vm_xlate(L, cta, w, l, space, a, tot, 1);
                 if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 1, p != NULL); goto out; }
-                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, space, a, (int)tot, 1, 0);
+                if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, VM_ACC_WRITE | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
                 for (uint32_t k = 0; k < nv; k++) memcpy(p + k * sz, &RD(sl[k]), sz);
             });
         } vmnext
@@ -994,9 +1018,9 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int size = atom_size(I->m2);
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = xlate(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
+                uint8_t *p = vm_xlate(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
                 if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
-                if (H && H->access) H->access(H->ctx, L, cta, w, l, pc, I->m3, a, size, 1, 1);
+                if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)size, VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC);
                 uint64_t old = 0, res;
                 memcpy(&old, p, (size_t)size);
                 uint64_t n = atom_apply(I->m1, I->m2, old, B, C, FTZ, &res);
@@ -1004,7 +1028,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                 if (I->n) D = res;
             });
         } vmnext
-        vmcase(FENCE) vmnext
+        vmcase(FENCE) { if (H && H->fence && m) H->fence(H->ctx, L, cta, w, m, pc); } vmnext
         vmcase(PREFETCH) vmnext
         vmcase(NOP) vmnext
         vmcase(BRKPT) vmnext
@@ -1054,14 +1078,14 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             LANES({ uint32_t np; if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np; });
             for (uint32_t mm = exited; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
             put_pc(w, group & ~m, pc + 1);
-            if (exited) { w->live &= ~exited; warp_on_exit(L, cta, w); }
+            if (exited) { w->live &= ~exited; if (H && H->exit) H->exit(H->ctx, L, cta, w, exited, pc); warp_on_exit(L, cta, w); }
             vmregroup
         }
         vmcase(EXIT) {
             for (uint32_t mm = m; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
             w->live &= ~m;
             put_pc(w, group & ~m, pc + 1);
-            if (m) warp_on_exit(L, cta, w);
+            if (m) { if (H && H->exit) H->exit(H->ctx, L, cta, w, m, pc); warp_on_exit(L, cta, w); }
             vmregroup
         }
         vmcase(TRAP) {
@@ -1103,6 +1127,6 @@ out_budget:
     return VM_OK;
 out:
     (void)fl; (void)fa;
-    if (writeback && st == VM_OK) put_pc(w, group, pc);
+    if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);
     return st;
 }

@@ -18,7 +18,7 @@
 
 const char *vm_status_name(vm_status s)
 {
-    static const char *const n[] = { "ok", "fault", "trap", "assert", "deadlock", "limit", "error" };
+    static const char *const n[] = { "ok", "fault", "trap", "assert", "deadlock", "limit", "error", "paused" };
     return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
 }
 
@@ -169,117 +169,160 @@ static vm_status check_limits(vm_launch *L)
     return VM_OK;
 }
 
-static vm_status run_cta(vm_launch *L, vm_cta *c)
+/* One round over the warps of the CTA in flight: each warp with ready
+ * lanes issues one lane group.  Resumable: a pause (VM_PAUSED) leaves
+ * next_warp on the paused warp. */
+static vm_status cta_round(vm_launch *L, vm_cta *c)
 {
     const vm_hooks *H = L->cfg.hooks;
-    unsigned turns = 0;
-    for (;;) {
-        int progress = 0;
-        for (int i = 0; i < c->nwarps; i++) {
+    int slice = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+    int any_ready = 0;
+    for (; L->next_warp < c->nwarps; L->next_warp++) {
+        vm_warp *w = &c->warps[L->next_warp];
+        uint32_t ready = w->live ? ready_lanes(w) : 0;
+        if (!ready) continue;
+        any_ready = 1;
+        uint32_t pc;
+        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
+        g &= ready;
+        if (!g) continue;
+        w->tick++;
+        for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+        vm_status st = vm_exec(L, c, w, g, pc, slice);
+        if (st) return st;
+        L->turn_progress = 1;
+    }
+    L->next_warp = 0;
+    if (!c->live_warps) return VM_OK;
+    if (!L->turn_progress && !any_ready) {
+        vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "deadlock: no thread of block (%u,%u,%u) can proceed",
+                               c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+        L->fault.report = warp_blocked_report(L, c);
+        for (int i = 0; i < c->nwarps; i++) {         /* point at the first blocked lane */
             vm_warp *w = &c->warps[i];
-            uint32_t ready = w->live ? ready_lanes(w) : 0;
-            if (!ready) continue;
-            uint32_t pc;
-            uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
-            if (!g) continue;
-            w->tick++;
-            for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
-            vm_status st = vm_exec(L, c, w, g, pc, VM_SLICE);
-            if (st) return st;
-            progress = 1;
+            if (!w->live) continue;
+            int l = __builtin_ctz(w->live);
+            L->fault.pc = w->pc[l];
+            L->fault.warp = i;
+            L->fault.lane = l;
+            uint32_t lin = (uint32_t)i * BC_WARP + (uint32_t)l;
+            L->fault.tid[0] = lin % L->cfg.block[0];
+            L->fault.tid[1] = lin / L->cfg.block[0] % L->cfg.block[1];
+            L->fault.tid[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
+            break;
         }
-        if (!c->live_warps) return VM_OK;
-        if (!progress) {
-            vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "deadlock: no thread of block (%u,%u,%u) can proceed",
-                                   c->ctaid[0], c->ctaid[1], c->ctaid[2]);
-            L->fault.report = warp_blocked_report(L, c);
-            /* point at the first blocked lane */
-            for (int i = 0; i < c->nwarps; i++) {
-                vm_warp *w = &c->warps[i];
-                if (!w->live) continue;
-                int l = __builtin_ctz(w->live);
-                L->fault.pc = w->pc[l];
-                L->fault.warp = i;
-                L->fault.lane = l;
-                uint32_t lin = (uint32_t)i * BC_WARP + (uint32_t)l;
-                L->fault.tid[0] = lin % L->cfg.block[0];
-                L->fault.tid[1] = lin / L->cfg.block[0] % L->cfg.block[1];
-                L->fault.tid[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
-                break;
-            }
-            return st;
+        return st;
+    }
+    L->turn_progress = 0;
+    if ((++L->turns & 63) == 0) return check_limits(L);
+    return VM_OK;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
+
+vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                         const vm_config *cfg, vm_fault *fault)
+{
+    memset(fault, 0, sizeof *fault);
+    vm_launch *L = calloc(1, sizeof *L);
+    if (!L) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; return NULL; }
+    L->m = m;
+    L->code = m->code;
+    L->mem = mem;
+    L->cfg = *cfg;
+    L->kfunc = kernel;
+    L->start_time = now();
+    if (!L->cfg.local_size) L->cfg.local_size = VM_DEFAULT_LOCAL;
+    for (int i = 0; i < 3; i++) {
+        if (!L->cfg.grid[i]) L->cfg.grid[i] = 1;
+        if (!L->cfg.block[i]) L->cfg.block[i] = 1;
+    }
+    uint64_t nthreads = (uint64_t)L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
+    const bc_func *k = &m->funcs[kernel];
+    if (nthreads > 1024)
+        snprintf(fault->msg, sizeof fault->msg, "block of %llu threads: at most 1024 are allowed", (unsigned long long)nthreads);
+    else if (L->cfg.grid[1] > 65535 || L->cfg.grid[2] > 65535 || L->cfg.grid[0] > 0x7fffffffu || L->cfg.block[2] > 64)
+        snprintf(fault->msg, sizeof fault->msg, "grid or block dimensions out of range");
+    else if (L->cfg.params_size < (size_t)k->param_size)
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' takes %d bytes of parameters, %zu given", k->name,
+                 k->param_size, L->cfg.params_size);
+    else if ((uint64_t)k->frame_size > L->cfg.local_size)
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
+    if (fault->msg[0]) { fault->status = VM_ERROR; free(L); return NULL; }
+    L->nthreads = (uint32_t)nthreads;
+    L->nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
+    L->nctas = (uint64_t)L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2];
+    L->shared_size = ((m->shared_static + 15) & ~15ull) + L->cfg.dyn_shared;
+    L->cta_a = 1;
+    if (L->cfg.cta_order_seed && L->nctas > 1) {
+        uint64_t s = L->cfg.cta_order_seed * 0x9E3779B97F4A7C15ull;
+        L->cta_a = s % L->nctas | 1;
+        while (gcd64(L->cta_a, L->nctas) != 1) L->cta_a++;
+        L->cta_b = (s >> 32) % L->nctas;
+    }
+    L->consts = malloc((size_t)(m->nconsts ? m->nconsts : 1) * sizeof *L->consts);
+    if (!L->consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L); return NULL; }
+    memcpy(L->consts, m->consts, m->nconsts * sizeof *L->consts);
+    for (int i = 0; i < m->nconst_relocs; i++)
+        L->consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
+    L->const_bank = m->const_image;
+    if (cta_alloc(L, &L->cta)) {
+        cta_free(&L->cta);
+        free(L->consts);
+        free(L);
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory for a block of %llu threads", (unsigned long long)nthreads);
+        fault->status = VM_ERROR;
+        return NULL;
+    }
+    L->cur_cta = &L->cta;
+    return L;
+}
+
+vm_status vm_launch_step(vm_launch *L)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    while (!L->finished) {
+        if (!L->cta_live) {
+            if (L->next_cta >= L->nctas) { L->finished = 1; break; }
+            uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
+            L->next_cta++;
+            cta_reset(L, &L->cta, b);
+            L->cta_live = 1;
+            L->next_warp = 0;
+            L->turn_progress = 0;
+            if (H && H->cta_begin) H->cta_begin(H->ctx, L, &L->cta);
         }
-        if ((++turns & 63) == 0) {
-            vm_status st = check_limits(L);
+        vm_status st = cta_round(L, &L->cta);
+        if (st) return st;
+        if (!L->cta.live_warps) {
+            L->cta_live = 0;
+            if (H && H->cta_end) H->cta_end(H->ctx, L, &L->cta);
+            st = check_limits(L);
             if (st) return st;
         }
     }
+    return VM_OK;
+}
+
+void vm_launch_free(vm_launch *L)
+{
+    if (!L) return;
+    cta_free(&L->cta);
+    free(L->consts);
+    free(L->fault.report);
+    free(L);
 }
 
 vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
                  const vm_config *cfg, vm_fault *fault, uint64_t *insns)
 {
-    vm_launch L;
-    memset(&L, 0, sizeof L);
-    memset(fault, 0, sizeof *fault);
-    L.m = m;
-    L.code = m->code;
-    L.mem = mem;
-    L.cfg = *cfg;
-    L.kfunc = kernel;
-    L.start_time = now();
-    if (!L.cfg.local_size) L.cfg.local_size = VM_DEFAULT_LOCAL;
-    for (int i = 0; i < 3; i++) {
-        if (!L.cfg.grid[i]) L.cfg.grid[i] = 1;
-        if (!L.cfg.block[i]) L.cfg.block[i] = 1;
-    }
-    uint64_t nthreads = (uint64_t)L.cfg.block[0] * L.cfg.block[1] * L.cfg.block[2];
-    if (nthreads > 1024) {
-        snprintf(fault->msg, sizeof fault->msg, "block of %llu threads: at most 1024 are allowed", (unsigned long long)nthreads);
-        return fault->status = VM_ERROR;
-    }
-    if (L.cfg.grid[1] > 65535 || L.cfg.grid[2] > 65535 || L.cfg.grid[0] > 0x7fffffffu || L.cfg.block[2] > 64) {
-        snprintf(fault->msg, sizeof fault->msg, "grid or block dimensions out of range");
-        return fault->status = VM_ERROR;
-    }
-    L.nthreads = (uint32_t)nthreads;
-    L.nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
-    L.nctas = (uint64_t)L.cfg.grid[0] * L.cfg.grid[1] * L.cfg.grid[2];
-    L.shared_size = ((m->shared_static + 15) & ~15ull) + L.cfg.dyn_shared;
-    const bc_func *k = &m->funcs[kernel];
-    if (L.cfg.params_size < (size_t)k->param_size) {
-        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' takes %d bytes of parameters, %zu given", k->name,
-                 k->param_size, L.cfg.params_size);
-        return fault->status = VM_ERROR;
-    }
-    if ((uint64_t)k->frame_size > L.cfg.local_size) {
-        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
-        return fault->status = VM_ERROR;
-    }
-    /* the constant pool with variable addresses patched in */
-    L.consts = malloc((size_t)(m->nconsts ? m->nconsts : 1) * sizeof *L.consts);
-    if (!L.consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); return fault->status = VM_ERROR; }
-    memcpy(L.consts, m->consts, m->nconsts * sizeof *L.consts);
-    for (int i = 0; i < m->nconst_relocs; i++)
-        L.consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
-    L.const_bank = m->const_image;
-    vm_cta cta;
-    vm_status st = VM_OK;
-    if (cta_alloc(&L, &cta)) {
-        cta_free(&cta);
-        free(L.consts);
-        snprintf(fault->msg, sizeof fault->msg, "out of host memory for a block of %u threads", L.nthreads);
-        return fault->status = VM_ERROR;
-    }
-    L.cur_cta = &cta;
-    for (uint64_t b = 0; b < L.nctas && !st; b++) {
-        cta_reset(&L, &cta, b);
-        st = run_cta(&L, &cta);
-        if (!st) st = check_limits(&L);
-    }
-    cta_free(&cta);
-    free(L.consts);
-    *fault = L.fault;
-    if (insns) *insns = L.lane_insns;
+    vm_launch *L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault);
+    if (!L) return fault->status;
+    vm_status st;
+    do st = vm_launch_step(L); while (st == VM_PAUSED);
+    *fault = L->fault;
+    L->fault.report = NULL;            /* moved to the caller */
+    if (insns) *insns = L->lane_insns;
+    vm_launch_free(L);
     return st;
 }

@@ -21,7 +21,8 @@ typedef enum vm_status {
     VM_ASSERT,         /* __assertfail */
     VM_DEADLOCK,       /* no thread of a CTA can ever proceed */
     VM_LIMIT,          /* instruction budget or time limit */
-    VM_ERROR           /* unsupported at run time, out of host memory */
+    VM_ERROR,          /* unsupported at run time, out of host memory */
+    VM_PAUSED          /* a step hook asked to stop before an instruction (resumable) */
 } vm_status;
 
 const char *vm_status_name(vm_status s);
@@ -86,19 +87,36 @@ typedef struct vm_launch vm_launch;
 
 /* Hooks for the checker and the debugger; any may be NULL.  Called with the
  * lanes that perform the event. */
+/* Flags of a memory access. */
+enum { VM_ACC_WRITE = 1, VM_ACC_ATOMIC = 2, VM_ACC_VOLATILE = 4, VM_ACC_READ = 8 };
+
 typedef struct vm_hooks {
     void *ctx;
-    /* a memory access of `size` bytes at guest (space, addr) by one lane */
+    /* a memory access of `size` bytes by one lane, after address resolution:
+     * space is BC_SP_GLOBAL (addr = guest address), BC_SP_SHARED (offset in
+     * the CTA's shared memory) or BC_SP_LOCAL (offset in the lane's local
+     * memory); const/param reads are not reported.  flags: VM_ACC_*; an
+     * atomic read-modify-write has WRITE|READ|ATOMIC. */
     void (*access)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
-                   int space, uint64_t addr, int size, int write, int atomic);
+                   int space, uint64_t addr, int size, int flags);
+    /* membar / fence executed by lanes */
+    void (*fence)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* lanes of w exited */
+    void (*exit)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* a CTA starts (before any of its instructions) / finishes */
+    void (*cta_begin)(void *ctx, vm_launch *L, vm_cta *cta);
+    void (*cta_end)(void *ctx, vm_launch *L, vm_cta *cta);
     /* a barrier completed for the given warps, or a warp collective for mask */
     void (*sync)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, int barrier_id);
-    /* chooses the lane group to issue in w (the default picks the lowest pc) */
+    /* chooses the lanes to issue in w: a non-empty subset of `ready` whose
+     * lanes all sit at one pc (returned in *pc); 0 skips the warp this turn.
+     * The default picks the lowest pc with an ageing rule for fairness. */
     uint32_t (*pick)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc);
     /* misuse that does not stop the launch (mask or barrier rule broken) */
     void (*misuse)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                    const char *kind, const char *msg);
-    /* before each issue of a lane group; return nonzero to stop (debugger) */
+    /* before each instruction a lane group issues; nonzero pauses the launch
+     * before it (vm_launch_step returns VM_PAUSED and can be called again) */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
 } vm_hooks;
 
@@ -118,7 +136,8 @@ typedef struct vm_config {
     void *output_ctx;
     const vm_hooks *hooks;
     struct rt_ffi *ffi;        /* host libraries for .extern functions, or NULL */
-    int max_ctas_resident;     /* CTAs interleaved at once (default 1) */
+    uint64_t cta_order_seed;   /* 0: CTAs in linear order; else a seeded permutation */
+    int slice;                 /* instructions per turn (0: default) */
 } vm_config;
 
 #define VM_DEFAULT_LOCAL (16u << 10)
@@ -143,6 +162,14 @@ struct vm_launch {
     double start_time;
     uint64_t rng;
     vm_cta *cur_cta;
+    vm_cta cta;                /* the CTA in flight */
+    uint64_t next_cta;         /* CTAs started so far */
+    int cta_live;              /* cta holds a block that has not finished */
+    int next_warp;             /* round-robin position */
+    int turn_progress;         /* some warp issued in this round */
+    unsigned turns;
+    int finished;
+    uint64_t cta_a, cta_b;     /* CTA order permutation: (a*i + b) mod n */
     int stop_requested;
 };
 
@@ -153,6 +180,21 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 /* Runs a whole launch of kernel `kernel`.  var_addr from vm_place_module. */
 vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
                  const vm_config *cfg, vm_fault *fault, uint64_t *insns);
+
+/* The same, one piece at a time (the debugger): create, then step until it
+ * returns something other than VM_PAUSED, or until vm_launch_finished. */
+vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                         const vm_config *cfg, vm_fault *fault);
+/* Runs until the launch ends (VM_OK with L->finished set), stops (fault,
+ * deadlock, limit) or a step hook pauses it (VM_PAUSED). */
+vm_status vm_launch_step(vm_launch *L);
+void vm_launch_free(vm_launch *L);
+
+/* Resolves a generic address for lane `lane`: the space and the address
+ * within it (as for the access hook). */
+void vm_resolve(const vm_launch *L, int space, uint64_t addr, int *rspace, uint64_t *raddr);
+/* Host pointer of n bytes at (space, addr) as lane `lane` of w sees them, or NULL. */
+uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t addr, uint64_t n, int write);
 
 /* ---- inside the VM (exec.c, warp.c, sched.c) ------------------------------- */
 
