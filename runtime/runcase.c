@@ -166,6 +166,11 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
         else
             snprintf(r->msg, sizeof r->msg, "%s: %s\n  at %s", vm_status_name(r->status), r->fault.msg, where);
     }
+    r->buffers_hash = 1469598103934665603ull;
+    for (int i = 0; i < c->nbuffers; i++) {
+        const uint8_t *p = mem_xlate(&dev.mem, bufaddr[i], c->buffers[i].size);
+        for (size_t j = 0; p && j < c->buffers[i].size; j++) r->buffers_hash = (r->buffers_hash ^ p[j]) * 1099511628211ull;
+    }
     if (do_dumps(c, o, &dev, bufaddr, r)) { code = PTXEMU_EXIT_USAGE; goto done; }
     if (check && !rt_case_has_expectations(c)) {
         /* undefined result: it must only end cleanly (no crash, no host error) */

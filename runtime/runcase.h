@@ -36,6 +36,7 @@ typedef struct rt_run_result {
     size_t ptx_len;
     const char *ptx_path;
     int unchecked;               /* the case states no expectation: any clean end passes */
+    uint64_t buffers_hash;       /* FNV-1a over every buffer after the launch */
 } rt_run_result;
 
 /* Runs the case.  PTX errors go to diags (exit 3).  Expectations (expect,

@@ -64,7 +64,14 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
             uint32_t j = shfl_source(l, (uint32_t)VAL(l, b), (uint32_t)VAL(l, c), I0->m1, &ok);
             if (!ok) d[l] = (uint32_t)VAL(l, a);
             else if (P & BIT(j)) d[l] = (uint32_t)VAL((int)j, a);
-            else d[l] = 0;          /* exited or absent source: 0 (hardware fact P1) */
+            else {
+                d[l] = 0;           /* exited or absent source: 0 (hardware fact P1) */
+                const vm_hooks *H = L->cfg.hooks;
+                if (H && H->misuse)
+                    H->misuse(H->ctx, L, L->cur_cta, w, l, w->pc[l], "mask",
+                              (w->live & BIT(j)) ? "shuffle source lane is outside the membermask"
+                                                  : "shuffle source lane has exited");
+            }
             e[l] = (uint64_t)ok;
         }
         break;
