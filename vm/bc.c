@@ -24,7 +24,7 @@ void bc_module_free(bc_module *m)
     for (int i = 0; i < m->nfuncs; i++) { free(m->funcs[i].params); free(m->funcs[i].rets); }
     free(m->code); free(m->funcs); free(m->extra); free(m->consts); free(m->const_relocs);
     free(m->vars); free(m->global_image); free(m->const_image); free(m->relocs);
-    free(m->srclocs); free(m->files);
+    free(m->srclocs); free(m->files); free(m->regnames); free(m->labels);
     free(m);
 }
 
@@ -33,6 +33,41 @@ int bc_find_func(const bc_module *m, const char *name)
     for (int i = 0; i < m->nfuncs; i++)
         if (!strcmp(m->funcs[i].name, name)) return i;
     return -1;
+}
+
+int bc_lookup_reg(const bc_module *m, uint32_t pc, const char *name, uint32_t *slot, ast_type *type)
+{
+    int f = bc_func_at(m, pc);
+    char base[256];
+    int comp = -1;
+    const char *dot = strrchr(name, '.');
+    if (dot && dot != name && strlen(dot) == 2 && strchr("xyzw", dot[1]) && (size_t)(dot - name) < sizeof base) {
+        memcpy(base, name, (size_t)(dot - name));
+        base[dot - name] = 0;
+        comp = (int)(strchr("xyzw", dot[1]) - "xyzw");
+        name = base;
+    }
+    int best = -1;
+    uint32_t bslot = 0;
+    for (int i = 0; i < m->nregnames; i++) {
+        const bc_regname *r = &m->regnames[i];
+        if (r->func != f || pc < r->pc_begin || pc >= r->pc_end) continue;
+        if (r->count) {
+            size_t pl = strlen(r->name);
+            if (strncmp(name, r->name, pl) || !name[pl]) continue;
+            char *end;
+            long long ix = strtoll(name + pl, &end, 10);
+            if (*end || ix < 0 || ix >= r->count || (name[pl] == '0' && name[pl + 1])) continue;
+            best = i; bslot = r->slot + (uint32_t)ix * BC_WARP;
+        } else if (!strcmp(r->name, name)) {
+            if (comp >= 0 && (!r->vec || comp >= r->vec)) continue;
+            best = i; bslot = r->slot + (uint32_t)(comp > 0 ? comp : 0) * BC_WARP;
+        }
+    }
+    if (best < 0) return -1;
+    *slot = bslot;
+    if (type) *type = m->regnames[best].type;
+    return 0;
 }
 
 int bc_func_at(const bc_module *m, uint32_t pc)

@@ -163,6 +163,25 @@ typedef struct bc_const_reloc {
     int64_t addend;
 } bc_const_reloc;
 
+/* Debug information: a register name visible in [pc_begin, pc_end) of its
+ * function.  count > 0: a range %r<count> (names prefix0..prefix(count-1)
+ * in consecutive slots from slot). */
+typedef struct bc_regname {
+    int func;
+    const char *name;
+    ast_type type;
+    int vec;
+    int64_t count;
+    uint32_t slot;               /* slot * BC_WARP, like instruction fields */
+    uint32_t pc_begin, pc_end;
+} bc_regname;
+
+typedef struct bc_label {
+    int func;
+    const char *name;
+    uint32_t pc;
+} bc_label;
+
 typedef struct bc_module {
     const char *path;
     bc_insn *code;
@@ -191,6 +210,10 @@ typedef struct bc_module {
     const char **files;          /* .file index -> path (NULL where unused) */
     int nfiles;
     int target_sm;               /* 90 for sm_90 */
+    bc_regname *regnames;        /* debug information (ptxemu debug) */
+    int nregnames;
+    bc_label *labels;
+    int nlabels;
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -202,6 +225,10 @@ void bc_module_free(bc_module *m);
 int bc_find_func(const bc_module *m, const char *name);
 /* The function containing pc; -1 if none. */
 int bc_func_at(const bc_module *m, uint32_t pc);
+
+/* The slot (* BC_WARP) of register `name` ("%r5", "%p1", "%v.x") as seen
+ * at pc, and its type; returns -1 if no such register is visible there. */
+int bc_lookup_reg(const bc_module *m, uint32_t pc, const char *name, uint32_t *slot, ast_type *type);
 
 /* Writes the disassembly of the whole module (or one function, func >= 0). */
 void bc_disassemble(const bc_module *m, int func, FILE *out);

@@ -398,6 +398,7 @@ static void declare_func(bc_cc *c, const ast_func *f)
 
 static void scope_open(bc_cc *c)
 {
+    VEC_PUSH(c->scope_regnames, (int)c->regname_open.n);
     VEC_PUSH(c->scope_regs, (int)c->regs.n);
     VEC_PUSH(c->scope_locals, (int)c->locals.n);
     VEC_PUSH(c->scope_ranges, (int)c->ranges.n);
@@ -408,6 +409,9 @@ static void scope_close(bc_cc *c)
 {
     if (!c->depth) return;
     c->depth--;
+    int ro = c->scope_regnames.v[--c->scope_regnames.n];
+    for (int i = (int)c->regname_open.n - 1; i >= ro; i--) c->regnames.v[c->regname_open.v[i]].pc_end = (uint32_t)c->code.n;
+    c->regname_open.n = (size_t)ro;
     int r = c->scope_regs.v[--c->scope_regs.n];
     for (int i = (int)c->regs.n - 1; i >= r; i--)
         strmap_put(&c->regmap, c->regs.v[i].name, c->regs.v[i].prev);
@@ -430,6 +434,8 @@ static void declare_reg(bc_cc *c, const ast_regdecl *r)
     }
     uint32_t slot = CC_TAG_REG | (c->total_regs + c->nregs);
     c->nregs += (uint32_t)(count * vec);
+    bc_regname rn = { c->fn_index, r->name, r->type, r->vec, r->count, slot, (uint32_t)c->code.n, 0 };
+    VEC_PUSH(c->regname_open, VEC_PUSH(c->regnames, rn));
     if (r->count) {
         cc_range g = { r->name, r->count, slot, r->type, c->depth };
         VEC_PUSH(c->ranges, g);
@@ -568,6 +574,7 @@ static void compile_body(bc_cc *c, const ast_func *f, int fidx)
     strmap_free(&c->labels);
     c->regs.n = c->ranges.n = c->locals.n = 0;
     c->scope_regs.n = c->scope_locals.n = c->scope_ranges.n = 0;
+    c->regname_open.n = c->scope_regnames.n = 0;
     c->tmp_slot = cc_new_reg(c);
     bf->pc_begin = (uint32_t)c->code.n;
     scope_open(c);
@@ -595,7 +602,12 @@ static void compile_body(bc_cc *c, const ast_func *f, int fidx)
         c->st = st;
         switch (st->kind) {
         case AST_ST_INSN: cc_insn(c, &st->u.insn, st); break;
-        case AST_ST_LABEL: strmap_put(&c->labels, st->u.label, (int)c->code.n); break;
+        case AST_ST_LABEL: {
+            strmap_put(&c->labels, st->u.label, (int)c->code.n);
+            bc_label li = { fidx, st->u.label, (uint32_t)c->code.n };
+            VEC_PUSH(c->labelinfo, li);
+            break;
+        }
         case AST_ST_BRANCHTARGETS: {
             uint32_t at = (uint32_t)c->extra.n;
             for (int k = 0; k < st->u.targets.n; k++) {
@@ -675,6 +687,10 @@ static void finish(bc_cc *c)
     m->vars = c->vars.v; m->nvars = (int)c->vars.n;
     m->relocs = c->relocs.v; m->nrelocs = (int)c->relocs.n;
     m->srclocs = c->srclocs.v; m->nsrclocs = (int)c->srclocs.n;
+    for (size_t i = 0; i < c->regnames.n; i++) c->regnames.v[i].slot = fix_slot(m, c->regnames.v[i].slot);
+    m->regnames = c->regnames.v; m->nregnames = (int)c->regnames.n;
+    m->labels = c->labelinfo.v; m->nlabels = (int)c->labelinfo.n;
+    memset(&c->regnames, 0, sizeof c->regnames); memset(&c->labelinfo, 0, sizeof c->labelinfo);
     memset(&c->code, 0, sizeof c->code); memset(&c->extra, 0, sizeof c->extra);
     memset(&c->consts, 0, sizeof c->consts); memset(&c->const_relocs, 0, sizeof c->const_relocs);
     memset(&c->funcs, 0, sizeof c->funcs); memset(&c->vars, 0, sizeof c->vars);
@@ -689,6 +705,7 @@ static void cc_free(bc_cc *c)
     VEC_FREE(c->slot_lists); VEC_FREE(c->gsyms); VEC_FREE(c->regs); VEC_FREE(c->ranges);
     VEC_FREE(c->locals); VEC_FREE(c->scope_regs); VEC_FREE(c->scope_locals);
     VEC_FREE(c->scope_ranges); VEC_FREE(c->fixups); VEC_FREE(c->src_last); VEC_FREE(c->frame_patches);
+    VEC_FREE(c->regnames); VEC_FREE(c->regname_open); VEC_FREE(c->scope_regnames); VEC_FREE(c->labelinfo);
     strmap_free(&c->globals); strmap_free(&c->regmap); strmap_free(&c->localmap);
     strmap_free(&c->labels);
     free(c->chash_keys); free(c->chash_vals);

@@ -101,6 +101,10 @@ typedef struct bc_cc {
     /* srcloc interning: last index per (file,line,col) */
     VEC(int) src_last;
     VEC(uint32_t) frame_patches; /* extra indices that get the caller's frame size */
+    VEC(bc_regname) regnames;    /* debug info, slots still tagged */
+    VEC(int) regname_open;       /* indices of regnames whose scope is open */
+    VEC(int) scope_regnames;     /* regname_open marks per depth */
+    VEC(bc_label) labelinfo;
 } bc_cc;
 
 /* Reports an error at loc (of the current statement when loc is NULL). */
