@@ -272,14 +272,14 @@ static int conversion(fmtstate *s, const char *f, size_t *i)
     if (f[k] == '.') {
         k++;
         if (f[k] == '*') {
+            /* The GPU's printf does not expand a '*' precision: it prints
+             * the conversion as written and takes no argument (recorded on
+             * an H200: "%.*f" prints "%.*f"). */
             k++;
-            if ((rc = read_slot(s, SLOT_INT, &v)))
-                return rc;
-            long long p = (int32_t)(uint32_t)v;
-            if (p > (long long)RT_PRINTF_MAX_OUTPUT)
-                return fail(s, RT_PRINTF_LIMIT, "precision %lld larger than "
-                            "%zu", p, RT_PRINTF_MAX_OUTPUT);
-            prec = p < 0 ? -1 : p;       /* negative: as if omitted */
+            while (f[k] && strchr("hlLqzjt", f[k])) k++;
+            if (f[k]) k++;
+            *i = k;
+            return emit(s, f + start, k - start);
         } else if ((rc = parse_field(s, f, &k, &prec))) {
             return rc;
         }

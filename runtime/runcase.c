@@ -207,3 +207,56 @@ void rt_run_result_free(rt_run_result *r)
     free(r->ptx_text);
     memset(r, 0, sizeof *r);
 }
+
+int rt_prepare_launch(const rt_case *c, const rt_run_opts *o, rt_prepared *p, char *msg, size_t len, diag_list *diags)
+{
+    memset(p, 0, sizeof *p);
+    ptxemu_device_init(&p->dev);
+    if (len) msg[0] = 0;
+    p->m = ptxemu_load(c->ptx_path, diags, &p->ptx_text, &p->ptx_len);
+    if (!p->m) return PTXEMU_EXIT_PTX;
+    p->bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof *p->bufaddr);
+    if (!p->bufaddr) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
+    for (int i = 0; i < c->nbuffers; i++) {
+        const rt_case_buffer *b = &c->buffers[i];
+        p->bufaddr[i] = mem_alloc_bytes(&p->dev.mem, b->size, b->name);
+        if (!p->bufaddr[i]) { snprintf(msg, len, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); return PTXEMU_EXIT_USAGE; }
+        rt_case_buffer_init(b, mem_xlate(&p->dev.mem, p->bufaddr[i], b->size));
+    }
+    p->kernel = bc_find_func(p->m->bc, c->kernel);
+    if (p->kernel < 0 || !p->m->bc->funcs[p->kernel].is_entry || p->m->bc->funcs[p->kernel].kind != BC_FN_DEFINED) {
+        snprintf(msg, len, "%s has no kernel named '%s'", c->ptx_path, c->kernel);
+        return PTXEMU_EXIT_USAGE;
+    }
+    const bc_func *kf = &p->m->bc->funcs[p->kernel];
+    p->params = calloc(1, (size_t)kf->param_size + 8);
+    if (!p->params) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
+    if (build_params(c, kf, p->bufaddr, p->params, msg, len)) return PTXEMU_EXIT_USAGE;
+    if (o->nlibs && rt_ffi_open(&p->ffi, o->libs, o->nlibs, msg, len)) return PTXEMU_EXIT_USAGE;
+    if (vm_place_module(p->m->bc, &p->dev.mem, &p->dev.var_addr, msg, len)) return PTXEMU_EXIT_USAGE;
+    p->dev.placed = p->m;
+    vm_config *cfg = &p->cfg;
+    memcpy(cfg->grid, c->grid, sizeof cfg->grid);
+    memcpy(cfg->block, c->block, sizeof cfg->block);
+    cfg->dyn_shared = c->shared_bytes;
+    cfg->params = p->params;
+    cfg->params_size = (size_t)kf->param_size;
+    cfg->timeout = o->timeout;
+    cfg->insn_limit = o->insn_limit;
+    cfg->seed = o->seed;
+    cfg->hooks = o->hooks;
+    cfg->ffi = p->ffi;
+    cfg->local_size = o->local_size;
+    return PTXEMU_EXIT_OK;
+}
+
+void rt_prepared_free(rt_prepared *p)
+{
+    rt_ffi_close(p->ffi);
+    free(p->params);
+    free(p->bufaddr);
+    ptxemu_device_destroy(&p->dev);
+    if (p->m) ptxemu_module_free(p->m);
+    free(p->ptx_text);
+    memset(p, 0, sizeof *p);
+}

@@ -54,4 +54,26 @@ vm_status rt_expected_status(rt_case_status s);
 /* Formats the fault location "ptx line N (file.cu:L:C), block (x,y,z) thread (x,y,z)". */
 void rt_describe_fault(const ptxemu_module *m, const vm_fault *f, char *buf, size_t len);
 
+/* A launch set up but not run (the debugger drives it with vm_launch_*):
+ * the module, a device with the case's buffers and the module's variables
+ * placed, the parameter buffer and a vm_config pointing at it.  Owns all
+ * of it (rt_prepared_free).  The buffers are allocated in the same order
+ * as rt_run_case, so addresses match `ptxemu run`. */
+typedef struct rt_prepared {
+    ptxemu_module *m;
+    ptxemu_device dev;
+    uint64_t *bufaddr;           /* per case buffer: its device address */
+    uint8_t *params;
+    struct rt_ffi *ffi;
+    int kernel;                  /* function index of the kernel */
+    vm_config cfg;               /* output/hooks left for the caller to set */
+    char *ptx_text;              /* the module text (diagnostics, listings) */
+    size_t ptx_len;
+} rt_prepared;
+
+/* Prepares the case's launch.  Returns PTXEMU_EXIT_OK, or an exit code
+ * with msg (usage) or diags (PTX errors; p->ptx_text still set). */
+int rt_prepare_launch(const rt_case *c, const rt_run_opts *o, rt_prepared *p, char *msg, size_t len, diag_list *diags);
+void rt_prepared_free(rt_prepared *p);
+
 #endif

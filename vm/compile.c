@@ -248,6 +248,10 @@ static void init_write(bc_cc *c, int space, int varidx, uint8_t *img, uint64_t l
         break;
     case AST_INIT_SYM: {
         int *gi = strmap_get(&c->globals, in->name);
+        if (gi && c->gsyms.v[*gi].kind == CC_SYM_FUNC) {     /* a function pointer */
+            v = BC_FUNC_ADDR_BASE + (uint64_t)c->gsyms.v[*gi].idx + (uint64_t)in->ival;
+            break;
+        }
         if (!gi || c->gsyms.v[*gi].kind != CC_SYM_VAR) {
             cc_error(c, &in->loc, "initializer names unknown variable '%s'", in->name);
             break;

@@ -78,7 +78,7 @@ static int hkind(ast_type t)
 static int wix(ast_type t) { int b = tbits(t); return b <= 16 ? 0 : b == 32 ? 1 : 2; }
 static uint64_t wmask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 /* float bit width code used by CVT_*: 16, 17 (bf16), 32, 64 */
-static int fcode(ast_type t) { return t == AST_T_BF16 ? 17 : tbits(t); }
+static int fcode(ast_type t) { return t == AST_T_BF16 ? 17 : t == AST_T_TF32 ? 19 : tbits(t); }
 
 /* ---- operands ----------------------------------------------------------- */
 
@@ -279,6 +279,7 @@ static void emit_fp(bc_cc *c, int op, const ast_insn *in, const mods *m, ast_typ
     if (has(m, "ftz")) i.flags |= BC_IF_FTZ;
     if (has(m, "sat")) i.flags |= BC_IF_SAT;
     if (has(m, "NaN")) i.m3 = 1;
+    if (has(m, "relu")) i.flags |= BC_IF_RELU;
     if (thalf(t)) i.m2 = (uint8_t)hkind(t);
     cc_emit(c, i);
 }
@@ -654,7 +655,8 @@ static void cvt(bc_cc *c, const ast_insn *in, const mods *m)
         i.b = src(c, in->opds[2], st);
         i.m1 = (uint8_t)(m->rnd < 0 ? BC_RN : m->rnd);
         i.m2 = (uint8_t)hkind(dt);
-        if (has(m, "relu")) i.m3 = 1;
+        if (has(m, "relu")) i.flags |= BC_IF_RELU;
+        if (has(m, "satfinite")) i.m3 = 1;
         if (has(m, "sat")) i.flags |= BC_IF_SAT;
         cc_emit(c, i);
         return;
@@ -664,6 +666,15 @@ static void cvt(bc_cc *c, const ast_insn *in, const mods *m)
     i.a = src(c, in->opds[1], st);
     if (has(m, "ftz")) i.flags |= BC_IF_FTZ;
     if (has(m, "sat")) i.flags |= BC_IF_SAT;
+    if (has(m, "relu")) i.flags |= BC_IF_RELU;
+    if (has(m, "satfinite")) i.flags |= BC_IF_HAS_E;      /* cvt: .satfinite */
+    if (dt == AST_T_TF32) {
+        if (st != AST_T_F32) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        i.op = OP_CVT_TF32;
+        i.m1 = (uint8_t)(has(m, "rna") ? 4 : m->rnd < 0 ? BC_RN : m->rnd);
+        cc_emit(c, i);
+        return;
+    }
     int sb = tbits(st), db = tbits(dt);
     if (dt == AST_T_F16X2 || dt == AST_T_BF16X2 || st == AST_T_F16X2 || st == AST_T_BF16X2 || sb > 64 || db > 64 || !sb || !db) {
         cc_error(c, NULL, "unsupported instruction '%s'", in->text);
@@ -1100,9 +1111,10 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
         !strcmp(op, "max") || !strcmp(op, "abs") || !strcmp(op, "neg")) arith(c, in, &m, op);
     else if (!strcmp(op, "mul24") || !strcmp(op, "mad24")) {
         ast_type t = type1(c, &m);
-        if (!strcmp(op, "mul24") && nops(c, in, 3, 3) && !has(&m, "hi"))
-            emit3(c, tsigned(t) ? OP_MUL24_S32 : OP_MUL24_U32, in, t, 3);
-        else cc_error(c, NULL, "unsupported instruction '%s'", in->text);
+        int mad = !strcmp(op, "mad24"), hi = has(&m, "hi"), s = tsigned(t);
+        int o = mad ? (hi ? OP_MAD24HI_S32 : OP_MAD24_S32) : (hi ? OP_MUL24HI_S32 : OP_MUL24_S32);
+        if (tbits(t) != 32 || has(&m, "sat")) cc_error(c, NULL, "unsupported instruction '%s'", in->text);
+        else if (nops(c, in, mad ? 4 : 3, mad ? 4 : 3)) emit3(c, o + !s, in, t, mad ? 4 : 3);
     }
     else if (!strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc")) carry(c, in, &m, op);
     else if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor") || !strcmp(op, "not") ||

@@ -177,10 +177,32 @@ static int testp(uint64_t v, int is64, int k)
     case 1: return isinf(d);
     case 2: return !isnan(d);
     case 3: return isnan(d);
-    case 4: return cls == FP_NORMAL;
+    case 4: return isfinite(d) && cls != FP_SUBNORMAL;   /* the GPU counts zero as normal */
     case 5: return cls == FP_SUBNORMAL;
     }
     return 0;
+}
+
+/* cvt.{rn,rna,rz,..}{.satfinite}.tf32.f32: keep 10 fraction bits (the low
+ * 13 bits of the result are zero). */
+static uint32_t cvt_tf32(uint32_t a, int mode, int satfinite)
+{
+    if ((a & 0x7f800000u) == 0x7f800000u) {
+        if (a & 0x7fffffu) return satfinite ? 0x7fffc000u : a & ~0x1fffu;   /* as an H200 does */
+        return satfinite ? (a & 0x80000000u) | 0x7f7fe000u : a;
+    }
+    uint32_t low = a & 0x1fffu, r = a & ~0x1fffu, half = 0x1000u;
+    int neg = a >> 31, up = 0;
+    switch (mode) {
+    case BC_RN: up = low > half || (low == half && (r & 0x2000u)); break;
+    case 4: up = low >= half; break;                        /* rna: ties away */
+    case BC_RZ: up = 0; break;
+    case BC_RM: up = neg && low; break;
+    case BC_RP: up = !neg && low; break;
+    }
+    if (up) r += 0x2000u;
+    if (satfinite && (r & 0x7f800000u) == 0x7f800000u) r = (r & 0x80000000u) | 0x7f7fe000u;
+    return r;
 }
 
 static fp_type ftype(int code) { return code == 16 ? FP_F16 : code == 17 ? FP_BF16 : code == 32 ? FP_F32 : FP_F64; }
@@ -455,8 +477,14 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
         return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
     s->depth++;
     uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
+    if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets)
+        return vm_fail(L, cta, w, l, pc, VM_FAULT, "indirect call to '%s' with %u arguments and %u results; it takes %d and %d",
+                       f->name, x[0], x[1], f->nparams, f->nrets);
     for (uint32_t k = 0; k < x[0]; k++) {
-        uint32_t so = x[3 + 3 * k], d = x[4 + 3 * k], sz = x[5 + 3 * k];
+        /* an indirect call learns the callee's layout only now */
+        uint32_t so = x[3 + 3 * k], sz = x[5 + 3 * k];
+        uint32_t d = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
+        if (sz > (uint32_t)f->params[k].size) sz = (uint32_t)f->params[k].size;
         memmove(lm + nfp + d, lm + fp + so, sz);
     }
     R[m->slot_fp + l] = nfp;
@@ -480,7 +508,9 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
     uint64_t cfp = R[m->slot_fp + l];
     uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
     for (uint32_t k = 0; k < x[1]; k++) {
-        uint32_t j = x[0] + k, d = x[3 + 3 * j], so = x[4 + 3 * j], sz = x[5 + 3 * j];
+        uint32_t j = x[0] + k, d = x[3 + 3 * j], sz = x[5 + 3 * j];
+        uint32_t so = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+        if (sz > (uint32_t)f->rets[k].size) sz = (uint32_t)f->rets[k].size;
         memmove(lm + fp + d, lm + cfp + so, sz);
     }
     for (uint32_t k = f->nslots; k-- > 0;) R[(f->slot_base + k) * BC_WARP + l] = s->v[--s->n];
@@ -718,6 +748,13 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(MULWIDE_U32) LANES(D = (uint64_t)A32 * B32); vmnext
         vmcase(MUL24_S32) LANES(D = (uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
         vmcase(MUL24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
+#define S24(v) ((int64_t)(S32((uint32_t)(v) << 8) >> 8))
+        vmcase(MUL24HI_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) >> 16)); vmnext
+        vmcase(MUL24HI_U32) LANES(D = (uint32_t)(((A & 0xffffff) * (B & 0xffffff)) >> 16)); vmnext
+        vmcase(MAD24_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) + C)); vmnext
+        vmcase(MAD24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
+        vmcase(MAD24HI_S32) LANES(D = (uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
+        vmcase(MAD24HI_U32) LANES(D = (uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
         vmcase(MAD_16) LANES(D = U16(A * B + C)); vmnext
         vmcase(MAD_32) LANES(D = (uint32_t)(A * B + C)); vmnext
         vmcase(MAD_64) LANES(D = A * B + C); vmnext
@@ -923,7 +960,15 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         /* ---- half precision ---- */
         vmcase(HADD) vmcase(HSUB) vmcase(HMUL) vmcase(HFMA) vmcase(HMIN) vmcase(HMAX)
         vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX)
-            LANES(D = half_op(I->op, I->m2, A, B, C, I->m1, FTZ, SAT, I->m3)); vmnext
+            if (I->op == OP_HFMA && (I->flags & BC_IF_RELU)) {
+                switch (I->m2) {
+                case BC_K_F16: LANES(D = fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_BF16: LANES(D = bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_F16X2: LANES(D = fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                default: LANES(D = bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                }
+            } else LANES(D = half_op(I->op, I->m2, A, B, C, I->m1, FTZ, SAT, I->m3));
+            vmnext
         /* ---- conversions ---- */
         vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES(D = A & mk); } vmnext
         vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES(D = sext(A, (int)I->imm) & mk); } vmnext
@@ -947,7 +992,8 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         } vmnext
         vmcase(CVT_F2F) {
             fp_type s = ftype(I->m1), d = ftype(I->m2);
-            int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
+            int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) |
+                      ((I->flags & BC_IF_HAS_E) ? FP_CVT_SATFINITE : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
             if (I->m3 >= 4 && I->m3 < 8) LANES(D = fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
             else LANES(D = fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
@@ -965,9 +1011,10 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         } vmnext
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
-            int fl2 = (SAT ? FP_CVT_SAT : 0) | (I->m3 ? FP_CVT_RELU : 0);
+            int fl2 = (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) | (I->m3 ? FP_CVT_SATFINITE : 0);
             LANES(D = fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
+        vmcase(CVT_TF32) LANES(D = cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
         /* ---- memory ---- */
         vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };

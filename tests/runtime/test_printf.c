@@ -138,10 +138,13 @@ static void test_formats(void)
          255, 255, 5, 5, 0, 0, 0xab, 0xab, -7);
 
     args_reset();
-    a_i32(6); a_i32(1); a_i32(-6); a_i32(2); a_i32(3); a_f64(3.14159);
-    a_i32(10); a_i32(-1); a_f64(2.5);
-    SAME("star width and precision", 9, "%*d|%*d|%.*f|%*.*e|", 6, 1, -6, 2,
-         3, 3.14159, 10, -1, 2.5);
+    a_i32(6); a_i32(1); a_i32(-6); a_i32(2);
+    SAME("star width", 4, "%*d|%*d|", 6, 1, -6, 2);
+    /* a '*' precision is printed as written and takes no argument, as the
+     * H200 does (tests/cases/printf_formats) */
+    args_reset();
+    a_i32(6); a_i32(1);
+    expect("star precision as written", "%*d|%.*f|%.*s|", "     1|%.*f|%.*s|", 17, 2);
 
     args_reset();
     double vals[] = { 0.0, -0.0, 1.0, -1.5, 1e300, 1e-300, 123456789.125,
@@ -159,10 +162,9 @@ static void test_formats(void)
 
     args_reset();
     uint64_t s1 = put_str("hello, world");
-    a_ptr(s1); a_ptr(s1); a_ptr(s1); a_ptr(s1); a_ptr(s1); a_i32(3); a_ptr(s1);
-    SAME("string forms", 7, "%s|%20s|%-20s|%.2s|%.0s|%.*s|", "hello, world",
-         "hello, world", "hello, world", "hello, world", "hello, world", 3,
-         "hello, world");
+    a_ptr(s1); a_ptr(s1); a_ptr(s1); a_ptr(s1); a_ptr(s1);
+    SAME("string forms", 5, "%s|%20s|%-20s|%.2s|%.0s|", "hello, world",
+         "hello, world", "hello, world", "hello, world", "hello, world");
 
     args_reset();
     a_ptr(0); a_ptr(0); a_ptr(0);
