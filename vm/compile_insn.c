@@ -481,7 +481,7 @@ static void sad_dp(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
     if (!nops(c, in, 4, 4)) return;
     ast_type t = type1(c, m);
     bc_insn i = blank(OP_NOP);
-    if (!strcmp(op, "sad")) i.op = tsigned(t) ? OP_SAD_S32 : OP_SAD_U32;
+    if (!strcmp(op, "sad")) i.op = (uint16_t)(tbits(t) == 64 ? (tsigned(t) ? OP_SAD_S64 : OP_SAD_U64) : (tsigned(t) ? OP_SAD_S32 : OP_SAD_U32));
     else {
         i.op = !strcmp(op, "dp4a") ? OP_DP4A : OP_DP2A;
         i.m1 = (uint8_t)(m->nt >= 2 && tsigned(m->t[0]));
@@ -489,9 +489,10 @@ static void sad_dp(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
         i.m3 = (uint8_t)has(m, "hi");
     }
     i.d = dst(c, in->opds[0]);
-    i.a = src(c, in->opds[1], AST_T_B32);
-    i.b = src(c, in->opds[2], AST_T_B32);
-    i.c = src(c, in->opds[3], AST_T_B32);
+    ast_type ot = !strcmp(op, "sad") ? t : AST_T_B32;
+    i.a = src(c, in->opds[1], ot);
+    i.b = src(c, in->opds[2], ot);
+    i.c = src(c, in->opds[3], ot);
     cc_emit(c, i);
 }
 
@@ -1106,7 +1107,59 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     const char *op = in->op;
     size_t before = c->code.n;
     (void)st;
-    if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") || !strcmp(op, "mad") ||
+    if ((!strcmp(op, "min") || !strcmp(op, "max")) && (has(&m, "u16x2") || has(&m, "s16x2"))) {
+        if (nops(c, in, 3, 3)) {
+            bc_insn i = blank(OP_MINMAX_16X2);
+            i.m1 = (uint8_t)!strcmp(op, "max");
+            i.m2 = (uint8_t)has(&m, "s16x2");
+            if (has(&m, "relu")) i.flags |= BC_IF_RELU;
+            i.d = dst(c, in->opds[0]);
+            i.a = src(c, in->opds[1], AST_T_B32);
+            i.b = src(c, in->opds[2], AST_T_B32);
+            cc_emit(c, i);
+        }
+    }
+    else if ((!strcmp(op, "add") || !strcmp(op, "sub")) && (has(&m, "u16x2") || has(&m, "s16x2"))) {
+        if (nops(c, in, 3, 3)) {
+            bc_insn i = blank(OP_ADDSUB_16X2);
+            i.m1 = (uint8_t)!strcmp(op, "sub");
+            i.m2 = (uint8_t)has(&m, "s16x2");
+            if (has(&m, "sat")) i.flags |= BC_IF_SAT;
+            i.d = dst(c, in->opds[0]);
+            i.a = src(c, in->opds[1], AST_T_B32);
+            i.b = src(c, in->opds[2], AST_T_B32);
+            cc_emit(c, i);
+        }
+    }
+    else if ((!strcmp(op, "min") || !strcmp(op, "max")) && has(&m, "relu") && m.nt && !tfloat(m.t[0])) {
+        /* min/max.relu.s32: the result clamped at zero */
+        arith(c, in, &m, op);
+        if (c->code.n > before) {
+            bc_insn r = blank(OP_MAX_S32);
+            r.d = r.a = c->code.v[c->code.n - 1].d;
+            r.b = cc_const(c, 0);
+            cc_emit(c, r);
+        }
+    }
+    else if (!strcmp(op, "mad") && has(&m, "hi") && has(&m, "sat")) {
+        if (m.nt && m.t[0] == AST_T_S32 && nops(c, in, 4, 4)) emit3(c, OP_MADHISAT_S32, in, AST_T_S32, 4);
+        else cc_error(c, NULL, "unsupported instruction '%s'", in->text);
+    }
+    else if (!strcmp(op, "vabsdiff4")) {
+        if (m.nt == 3 && nops(c, in, 4, 4) && in->opds[0]->kind == AST_OPD_REG && !strchr(in->opds[1]->name ? in->opds[1]->name : ".", '.')) {
+            bc_insn i = blank(OP_VABSDIFF4);
+            i.m1 = (uint8_t)tsigned(m.t[1]);
+            i.m2 = (uint8_t)tsigned(m.t[2]);
+            i.m3 = (uint8_t)has(&m, "add");
+            if (has(&m, "sat")) i.flags |= BC_IF_SAT;
+            i.d = dst(c, in->opds[0]);
+            i.a = src(c, in->opds[1], AST_T_B32);
+            i.b = src(c, in->opds[2], AST_T_B32);
+            i.c = src(c, in->opds[3], AST_T_B32);
+            cc_emit(c, i);
+        } else cc_error(c, NULL, "unsupported instruction '%s' (only the plain full-mask form is implemented)", in->text);
+    }
+    else if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") || !strcmp(op, "mad") ||
         !strcmp(op, "fma") || !strcmp(op, "div") || !strcmp(op, "rem") || !strcmp(op, "min") ||
         !strcmp(op, "max") || !strcmp(op, "abs") || !strcmp(op, "neg")) arith(c, in, &m, op);
     else if (!strcmp(op, "mul24") || !strcmp(op, "mad24")) {

@@ -79,9 +79,18 @@ static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
     return r;
 }
 
+/* pos and len: the 32-bit forms use their low 8 bits, the 64-bit forms
+ * clamp them to 255 (both as an H200 does) */
+static void bf_args(uint32_t *pos, uint32_t *len, int bits)
+{
+    if (bits == 32) { *pos &= 0xff; *len &= 0xff; return; }
+    if (*pos > 255) *pos = 255;
+    if (*len > 255) *len = 255;
+}
+
 static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
 {
-    pos &= 0xff; len &= 0xff;
+    bf_args(&pos, &len, bits);
     uint64_t msb = (uint64_t)bits - 1;
     int sbit;
     if (!sign || len == 0) sbit = 0;
@@ -96,7 +105,7 @@ static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
 
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
 {
-    pos &= 0xff; len &= 0xff;
+    bf_args(&pos, &len, bits);
     uint64_t d = b;
     for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
         d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
@@ -768,18 +777,43 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(MADWIDE_U32) LANES(D = (uint64_t)A32 * B32 + C); vmnext
         vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? (uint32_t)(S32(A) - S32(B)) : (uint32_t)(S32(B) - S32(A))) + C32)); vmnext
         vmcase(SAD_U32) LANES(D = (uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
-        vmcase(DIV_S16) LANES(D = U16(S16(B) == 0 ? (S16(A) < 0 ? 1 : -1) : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
+        vmcase(SAD_S64) LANES(D = (S64(A) > S64(B) ? A - B : B - A) + C); vmnext
+        vmcase(SAD_U64) LANES(D = (A > B ? A - B : B - A) + C); vmnext
+        vmcase(MADHISAT_S32) LANES({ int64_t s = (((int64_t)S32(A) * S32(B)) >> 32) + S32(C);
+            D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
+        vmcase(ADDSUB_16X2) LANES({
+            uint32_t r = 0;
+            for (int k = 0; k < 2; k++) {
+                int64_t x = I->m2 ? (int16_t)(A32 >> 16 * k) : (int64_t)((A32 >> 16 * k) & 0xffff);
+                int64_t y = I->m2 ? (int16_t)(B32 >> 16 * k) : (int64_t)((B32 >> 16 * k) & 0xffff);
+                int64_t v = I->m1 ? x - y : x + y;
+                if (SAT) { int64_t lo = I->m2 ? -32768 : 0, hi = I->m2 ? 32767 : 65535; v = v < lo ? lo : v > hi ? hi : v; }
+                r |= ((uint32_t)v & 0xffff) << 16 * k;
+            }
+            D = r; }); vmnext
+        vmcase(VABSDIFF4) LANES({
+            uint32_t r = 0, sum = 0;
+            for (int k = 0; k < 4; k++) {
+                int x = I->m1 ? (int8_t)(A32 >> 8 * k) : (int)((A32 >> 8 * k) & 0xff);
+                int y = I->m2 ? (int8_t)(B32 >> 8 * k) : (int)((B32 >> 8 * k) & 0xff);
+                int v = x > y ? x - y : y - x;
+                sum += (uint32_t)v;
+                if (SAT && v > 255) v = 255;
+                r |= ((uint32_t)v & 0xff) << 8 * k;
+            }
+            D = I->m3 ? sum + C32 : r; }); vmnext
+        vmcase(DIV_S16) LANES(D = U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
         vmcase(DIV_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
-        vmcase(DIV_S32) LANES(D = (uint32_t)(S32(B) == 0 ? (S32(A) < 0 ? 1 : -1) : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
+        vmcase(DIV_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
         vmcase(DIV_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
-        vmcase(DIV_S64) LANES(D = (uint64_t)(S64(B) == 0 ? (S64(A) < 0 ? 1 : -1) : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
+        vmcase(DIV_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
         vmcase(DIV_U64) LANES(D = B == 0 ? ~0ull : A / B); vmnext
-        vmcase(REM_S16) LANES(D = U16(S16(B) == 0 ? S16(A) : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
-        vmcase(REM_U16) LANES(D = U16(B) == 0 ? U16(A) : U16(A) % U16(B)); vmnext
-        vmcase(REM_S32) LANES(D = (uint32_t)(S32(B) == 0 ? S32(A) : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
-        vmcase(REM_U32) LANES(D = B32 == 0 ? A32 : A32 % B32); vmnext
-        vmcase(REM_S64) LANES(D = (uint64_t)(S64(B) == 0 ? S64(A) : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
-        vmcase(REM_U64) LANES(D = B == 0 ? A : A % B); vmnext
+        vmcase(REM_S16) LANES(D = U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
+        vmcase(REM_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
+        vmcase(REM_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
+        vmcase(REM_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
+        vmcase(REM_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
+        vmcase(REM_U64) LANES(D = B == 0 ? ~0ull : A % B); vmnext
         vmcase(MIN_S16) LANES(D = U16(S16(A) < S16(B) ? A : B)); vmnext
         vmcase(MIN_U16) LANES(D = U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
         vmcase(MAX_S16) LANES(D = U16(S16(A) > S16(B) ? A : B)); vmnext
@@ -792,6 +826,16 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(MIN_U64) LANES(D = A < B ? A : B); vmnext
         vmcase(MAX_S64) LANES(D = S64(A) > S64(B) ? A : B); vmnext
         vmcase(MAX_U64) LANES(D = A > B ? A : B); vmnext
+        vmcase(MINMAX_16X2) LANES({
+            uint32_t r = 0;
+            for (int k = 0; k < 2; k++) {
+                uint32_t x = (A32 >> 16 * k) & 0xffff, y = (B32 >> 16 * k) & 0xffff, v;
+                int lt = I->m2 ? (int16_t)x < (int16_t)y : x < y;
+                v = I->m1 ? (lt ? y : x) : (lt ? x : y);
+                if ((I->flags & BC_IF_RELU) && (v & 0x8000)) v = 0;
+                r |= v << 16 * k;
+            }
+            D = r; }); vmnext
         vmcase(ABS_16) LANES(D = U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
         vmcase(ABS_32) LANES(D = (uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
         vmcase(ABS_64) LANES(D = S64(A) < 0 ? -A : A); vmnext
@@ -865,7 +909,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(SHF_R) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
             uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)(v >> n); }); vmnext
         vmcase(BMSK) LANES({ uint32_t p = A32, w2 = B32;
-            if (I->m1) { if (p > 32) p = 32; if (w2 > 32) w2 = 32; } else { p &= 0xff; w2 &= 0xff; }
+            if (I->m1) { if (p > 32) p = 32; if (w2 > 32) w2 = 32; } else { p &= 31; w2 &= 31; }
             uint64_t msk = w2 >= 64 ? ~0ull : (1ull << w2) - 1; D = p >= 32 ? 0 : (uint32_t)(msk << p); }); vmnext
         vmcase(FNS) LANES(D = fns(A32, B32, S32(C))); vmnext
         vmcase(SZEXT) LANES({ uint32_t n = I->m2 ? (B32 > 32 ? 32 : B32) : B32 & 31;
