@@ -59,10 +59,17 @@ test: all
 bench: all
 	@bash tests/bench.sh
 
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/ptxemu $(DESTDIR)$(PREFIX)/bin/ptxemu
+	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
+	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h runtime/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
+	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1
+
 clean:
 	rm -rf build
 
-.PHONY: all test bench clean
+.PHONY: all test bench clean install
 
 # --- parser tests begin ---
 # The parser alone (usable before the VM compiles): astdump links only the

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/run.sh — everything `make test` runs, suite by suite; each suite
+# prints its own lines and "N passed, N failed"; this script adds them up and
+# ends with the total "N passed, N failed" (exit 1 if anything failed).
+#
+#   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
+#   own cases  tests/cases and kernels/ (goldens recorded on an H200)
+#   checker    tests/check, debugger tests/debug (when present)
+#   conformance ../shared/conformance/cases (when the directory exists)
+#   sanitizer  the own cases and the conformance suite again under MODE=asan
+set -u
+cd "$(dirname "$0")/.." || exit 2
+total_pass=0 total_fail=0
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+suite() {   # suite NAME COMMAND...
+    local name=$1; shift
+    echo "== $name"
+    "$@" 2>&1 | tee "$log"
+    local last; last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ -z "$last" ]; then
+        echo "FAIL $name: the suite printed no 'N passed, N failed' line"
+        total_fail=$((total_fail + 1)); return
+    fi
+    local p f; p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+}
+
+suite "parser" bash tests/parser/run.sh
+suite "runtime modules" bash tests/runtime/run.sh
+suite "floating point vs H200" bash tests/fp/run.sh
+suite "vm" bash tests/vm/run.sh
+suite "own cases" build/ptxemu test tests/cases kernels
+[ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
+[ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
+CONF=../shared/conformance/cases
+if [ -d "$CONF" ]; then
+    suite "conformance (H200 goldens)" build/ptxemu test "$CONF"
+else
+    echo "== conformance: $CONF not found, suite not run (CI has it)"
+fi
+echo "== sanitizer build (MODE=asan)"
+if make -s MODE=asan build/asan/ptxemu >"$log" 2>&1; then
+    export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels
+    [ -d "$CONF" ] && suite "conformance under ASan/UBSan" build/asan/ptxemu test "$CONF"
+else
+    cat "$log"; echo "FAIL asan build"; total_fail=$((total_fail + 1))
+fi
+echo "== total"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]
