@@ -156,6 +156,8 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     cfg.hooks = o->hooks;
     cfg.ffi = ffi;
     cfg.local_size = o->local_size;
+    cfg.cta_order_seed = o->cta_order_seed;
+    cfg.slice = o->slice;
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
     code = ptxemu_exit_code(r->status);
     if (r->status != VM_OK) {

@@ -23,6 +23,8 @@ typedef struct rt_run_opts {
     int ndumps;
     const vm_hooks *hooks;
     uint32_t local_size;
+    uint64_t cta_order_seed;     /* vm_config.cta_order_seed (0: linear CTA order) */
+    int slice;                   /* vm_config.slice (0: default) */
 } rt_run_opts;
 
 typedef struct rt_run_result {

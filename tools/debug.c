@@ -1,10 +1,125 @@
-/* debug.c — `ptxemu debug`: the stepping debugger (in progress). */
+/* debug.c — `ptxemu debug`: the command loop around runtime/dbg.c.
+ *
+ *   ptxemu debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S]
+ *                [--schedule hw|adversarial] [--echo] [--load LIB.so]
+ *
+ * With a terminal on stdin (and no -x) it prompts and edits lines with
+ * readline (history included); otherwise it reads the same commands from
+ * the script or stdin and prints the same output without prompts.  --echo
+ * prints each scripted command after a "(ptxemu) " marker, for transcripts.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <readline/history.h>
+#include <readline/readline.h>
+#include "dbg.h"
 #include "tools.h"
+
+#define PROMPT "(ptxemu) "
+
+static char *complete_gen(const char *text, int state)
+{
+    static int i;
+    static size_t len;
+    if (!state) { i = 0; len = strlen(text); }
+    while (dbg_command_names[i]) {
+        const char *n = dbg_command_names[i++];
+        if (!strncmp(n, text, len)) return strdup(n);
+    }
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)end;
+    rl_attempted_completion_over = start != 0;
+    return start == 0 ? rl_completion_matches(text, complete_gen) : NULL;
+}
+
+static void interactive(dbg_session *s)
+{
+    rl_readline_name = "ptxemu";
+    rl_attempted_completion_function = complete;
+    char *last = NULL;
+    for (;;) {
+        char *line = readline(PROMPT);
+        if (!line) { fputs("quit\n", stdout); break; }
+        const char *cmd = line;
+        while (*cmd == ' ') cmd++;
+        if (!*cmd && last) cmd = last;            /* an empty line repeats the last command */
+        else if (*cmd) {
+            add_history(line);
+            free(last);
+            last = strdup(line);
+        }
+        int q = dbg_exec(s, cmd);
+        free(line);
+        fflush(stdout);
+        if (q) break;
+    }
+    free(last);
+}
+
+static void scripted(dbg_session *s, FILE *in, int echo)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, in)) >= 0) {
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        if (echo) { printf(PROMPT "%s\n", line); fflush(stdout); }
+        if (dbg_exec(s, line)) break;
+    }
+    free(line);
+}
 
 int tool_cmd_debug(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "ptxemu: debug is not implemented yet\n");
-    return PTXEMU_EXIT_USAGE;
+    if (argc < 1) {
+        fputs("usage: ptxemu debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] "
+              "[--schedule hw|adversarial] [--echo]\n", stderr);
+        return PTXEMU_EXIT_USAGE;
+    }
+    rt_case c;
+    int used;
+    int e = tool_load_case(argc, argv, &used, &c);
+    if (e) return e;
+    dbg_opts o;
+    memset(&o, 0, sizeof o);
+    const char *script = NULL;
+    const char *libs[16];
+    int echo = 0;
+    for (int i = used; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--echo")) { echo = 1; continue; }
+        if (!v) { fprintf(stderr, "ptxemu: %s needs a value\n", a); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        if (!strcmp(a, "-x")) script = v;
+        else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--schedule")) {
+            if (!strcmp(v, "hw")) o.adversarial = 0;
+            else if (!strcmp(v, "adversarial")) o.adversarial = 1;
+            else { fprintf(stderr, "ptxemu: --schedule hw|adversarial\n"); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        } else if (!strcmp(a, "--load")) { if (o.nlibs < 16) libs[o.nlibs++] = v; }
+        else { fprintf(stderr, "ptxemu: unknown option %s\n", a); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        i++;
+    }
+    o.libs = libs;
+    int code;
+    dbg_session *s = dbg_new(&c, &o, stdout, stderr, &code);
+    if (!s) { rt_case_free(&c); return code; }
+    dbg_banner(s);
+    fflush(stdout);
+    if (script) {
+        FILE *f = fopen(script, "r");
+        if (!f) { perror(script); dbg_free(s); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        scripted(s, f, echo);
+        fclose(f);
+    } else if (isatty(0)) interactive(s);
+    else scripted(s, stdin, echo);
+    fflush(stdout);
+    dbg_free(s);
+    rt_case_free(&c);
+    return 0;
 }

@@ -1,0 +1,1712 @@
+/* dbg.c — the stepping debugger (see dbg.h).
+ *
+ * How a stop works: the VM calls our step hook before every instruction a
+ * lane group issues; returning nonzero pauses the launch before it, and
+ * vm_launch_step returns VM_PAUSED.  We also install a pick hook, so we
+ * always know which lane group is issuing (the step hook only sees the
+ * guard-true lanes), and so a resumed launch re-issues exactly the paused
+ * group.  On resume the first hook call is that paused instruction; it is
+ * not checked against breakpoints again (it "skips once").
+ *
+ * Stepping counts the instructions the focused lane executes: `step N`
+ * pauses before the focused lane's (N+1)-th instruction from here.  A
+ * collective or barrier simply makes the focused lane wait; the launch goes
+ * on running the other lanes and warps until it is released, and the step
+ * ends before its next instruction.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dbg.h"
+#include "ffi.h"
+
+#define DBG_MAX_BP 64
+#define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */
+
+enum { BP_BREAK, BP_WATCH };
+enum { RUN_CONTINUE, RUN_STEP, RUN_NEXT, RUN_FINISH };
+enum { STOP_NONE, STOP_BP, STOP_WATCH, STOP_STEP, STOP_GONE, STOP_CTA };
+
+typedef struct dbg_bp {
+    int id, kind, temp, hits;
+    char spec[128];              /* as typed */
+    uint32_t *pcs;               /* break: the instructions it stops before */
+    int npcs;
+    int space;                   /* watch: BC_SP_GLOBAL or BC_SP_SHARED */
+    uint64_t addr;
+    uint32_t old;                /* watch: value at the last report */
+} dbg_bp;
+
+struct dbg_session {
+    FILE *out;
+    const rt_case *c;
+    dbg_opts o;
+    rt_run_opts ro;
+    rt_prepared P;
+    const bc_module *m;
+    vm_launch *L;
+    vm_status st;                /* of the last vm_launch_step */
+    int ended;                   /* the launch finished or stopped for good */
+    vm_hooks hooks;
+    uint64_t rng;
+    /* breakpoints and watchpoints */
+    dbg_bp bp[DBG_MAX_BP];
+    int nbp, next_id;
+    /* focus */
+    uint64_t fcta;               /* linear CTA index */
+    int fwarp, flane;
+    int want_cta;                /* stop when CTA fcta starts */
+    /* run control */
+    int mode;
+    long step_left;
+    int next_file, next_line, next_level;
+    uint32_t start_depth;
+    /* the paused group */
+    int paused;
+    int pwarp;
+    uint32_t pgroup, ppc;
+    int resume_pending, skip_once;
+    vm_warp *cur_w;              /* the group issuing now (from pick) */
+    uint32_t cur_group;
+    /* why we stopped */
+    int stop, stop_bp;
+    int watch_hit;               /* bp index, -1 none */
+    uint64_t w_cta; int w_warp, w_lane; uint32_t w_pc;
+    int focus_gone;
+};
+
+const char *const dbg_command_names[] = {
+    "break", "tbreak", "delete", "watch", "run", "start", "continue", "step", "next", "finish",
+    "focus", "print", "x", "info", "list", "backtrace", "help", "quit", NULL
+};
+
+static void say(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(dbg_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(s->out, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static const char *file_name(const bc_module *m, int f)
+{
+    return f >= 0 && f < m->nfiles && m->files[f] ? base_name(m->files[f]) : "?";
+}
+
+static int suffix_match(const char *path, const char *want)
+{
+    size_t a = strlen(path), b = strlen(want);
+    if (b > a || strcmp(path + a - b, want)) return 0;
+    return a == b || path[a - b - 1] == '/';
+}
+
+/* "file.ptx:N (file.cu:L inlined at file.cu:K)" for pc. */
+static void fmt_loc(const dbg_session *s, uint32_t pc, char *buf, size_t len)
+{
+    const bc_module *m = s->m;
+    if (pc >= m->ncode) { snprintf(buf, len, "?"); return; }
+    size_t n = (size_t)snprintf(buf, len, "%s:%d", base_name(m->path), m->code[pc].line);
+    int src = m->code[pc].src;
+    for (int d = 0; src >= 0 && src < m->nsrclocs && d < 16 && n < len; d++) {
+        const bc_srcloc *l = &m->srclocs[src];
+        n += (size_t)snprintf(buf + n, len - n, "%s%s:%d", d ? " inlined at " : " (", file_name(m, l->file), l->line);
+        src = l->parent;
+        if ((src < 0 || d == 15) && n < len) n += (size_t)snprintf(buf + n, len - n, ")");
+    }
+}
+
+static void tid_of(const dbg_session *s, int warp, int lane, uint32_t t[3])
+{
+    const uint32_t *b = s->c->block;
+    uint32_t bx = b[0] ? b[0] : 1, by = b[1] ? b[1] : 1;
+    uint32_t lin = (uint32_t)warp * BC_WARP + (uint32_t)lane;
+    t[0] = lin % bx;
+    t[1] = lin / bx % by;
+    t[2] = lin / (bx * by);
+}
+
+static void cta_of(const dbg_session *s, uint64_t lin, uint32_t c[3])
+{
+    const uint32_t *g = s->c->grid;
+    uint64_t gx = g[0] ? g[0] : 1, gy = g[1] ? g[1] : 1;
+    c[0] = (uint32_t)(lin % gx);
+    c[1] = (uint32_t)(lin / gx % gy);
+    c[2] = (uint32_t)(lin / (gx * gy));
+}
+
+static uint32_t nthreads(const dbg_session *s)
+{
+    uint32_t n = 1;
+    for (int i = 0; i < 3; i++) n *= s->c->block[i] ? s->c->block[i] : 1;
+    return n;
+}
+
+/* The CTA in flight, if it is the focused one. */
+static vm_cta *focus_cta(const dbg_session *s)
+{
+    if (!s->L || !s->L->cta_live || s->L->cta.linear != s->fcta) return NULL;
+    return &s->L->cta;
+}
+
+static vm_warp *focus_warp(const dbg_session *s)
+{
+    vm_cta *c = focus_cta(s);
+    return c && s->fwarp < c->nwarps ? &c->warps[s->fwarp] : NULL;
+}
+
+/* Lanes of w in the same group as lane l: same pc and state. */
+static uint32_t group_of(const vm_warp *w, int l)
+{
+    uint32_t g = 0;
+    if (!((w->live >> l) & 1)) return 0;
+    for (uint32_t mm = w->live; mm; mm &= mm - 1) {
+        int k = __builtin_ctz(mm);
+        if (w->pc[k] == w->pc[l] && w->state[k] == w->state[l] &&
+            (w->state[k] != LANE_WAIT_COLL || w->coll_mask[k] == w->coll_mask[l]) &&
+            (w->state[k] != LANE_WAIT_BAR || w->bar_id[k] == w->bar_id[l]))
+            g |= 1u << k;
+    }
+    return g;
+}
+
+static int is_collective(int op)
+{
+    switch (op) {
+    case OP_SHFL: case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_VOTE_BALLOT:
+    case OP_MATCH_ANY: case OP_MATCH_ALL: case OP_REDUX: case OP_ELECT: case OP_WARPSYNC:
+        return 1;
+    }
+    return 0;
+}
+
+/* Threads arrived at barrier id of cta, and the number it waits for. */
+static void bar_counts(const dbg_session *s, const vm_cta *cta, int id, uint32_t *arrived, uint32_t *expect)
+{
+    uint32_t a = cta->bar[id].threads, live = 0;       /* threads of the warps already counted */
+    for (int k = 0; k < cta->nwarps; k++) {
+        if (!((cta->bar[id].warps >> k) & 1))
+            a += (uint32_t)__builtin_popcount(cta->warps[k].bar_arrived[id] & cta->warps[k].live);
+        live += (uint32_t)__builtin_popcount(cta->warps[k].live);
+    }
+    (void)s;
+    *arrived = a;
+    *expect = cta->bar[id].expected ? cta->bar[id].expected : live;
+}
+
+static void fmt_state(const dbg_session *s, const vm_cta *cta, const vm_warp *w, int l, char *buf, size_t len)
+{
+    switch (w->state[l]) {
+    case LANE_READY: snprintf(buf, len, "ready"); break;
+    case LANE_EXITED: snprintf(buf, len, "exited"); break;
+    case LANE_WAIT_COLL:
+        snprintf(buf, len, "in collective %s (membermask 0x%08x)", bc_op_name[s->m->code[w->pc[l]].op], w->coll_mask[l]);
+        break;
+    case LANE_WAIT_BAR: {
+        uint32_t a, e;
+        bar_counts(s, cta, w->bar_id[l], &a, &e);
+        snprintf(buf, len, "at barrier %d (%u of %u arrived)", w->bar_id[l], a, e);
+        break;
+    }
+    default: snprintf(buf, len, "?");
+    }
+}
+
+/* The PTX source text of line n (1-based), trimmed, in buf. */
+static int ptx_line_text(const dbg_session *s, int n, char *buf, size_t len)
+{
+    const char *t = s->P.m->text, *e = t + s->P.m->len;
+    int line = 1;
+    while (t < e && line < n) { if (*t++ == '\n') line++; }
+    if (t >= e || line != n) { if (len) buf[0] = 0; return -1; }
+    const char *q = t;
+    while (q < e && *q != '\n') q++;
+    while (t < q && (*t == ' ' || *t == '\t')) t++;
+    size_t k = 0;
+    for (; t < q && k + 1 < len; t++) buf[k++] = *t == '\t' ? ' ' : *t;
+    while (k && (buf[k - 1] == ' ' || buf[k - 1] == '\r')) k--;
+    buf[k] = 0;
+    return 0;
+}
+
+/* ---- hooks ------------------------------------------------------------------------- */
+
+static uint64_t rng_next(dbg_session *s)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return s->rng;
+}
+
+static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
+{
+    dbg_session *s = ctx;
+    (void)L; (void)cta;
+    uint32_t g = 0;
+    if (s->resume_pending) {
+        s->resume_pending = 0;
+        if (w->id == s->pwarp) {
+            for (uint32_t mm = ready & s->pgroup; mm; mm &= mm - 1)
+                if (w->pc[__builtin_ctz(mm)] == s->ppc) g |= 1u << __builtin_ctz(mm);
+            if (g) {
+                /* the scheduler counts a turn for the re-issue: undo it, so a
+                 * pause does not change the ageing of the other groups */
+                w->tick--;
+                *pc = s->ppc;
+                s->cur_w = w;
+                s->cur_group = g;
+                return g;
+            }
+        }
+    }
+    int pickl = -1;
+    if (s->o.adversarial) {
+        int n = __builtin_popcount(ready), k = (int)(rng_next(s) % (uint64_t)n);
+        uint32_t mm = ready;
+        while (k--) mm &= mm - 1;
+        pickl = __builtin_ctz(mm);
+    } else {
+        int best = -1, oldest = -1;
+        for (uint32_t mm = ready; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (best < 0 || w->pc[l] < w->pc[best]) best = l;
+            if (oldest < 0 || w->lastrun[l] < w->lastrun[oldest]) oldest = l;
+        }
+        pickl = w->tick - w->lastrun[oldest] > DBG_AGE_LIMIT ? oldest : best;
+    }
+    *pc = w->pc[pickl];
+    for (uint32_t mm = ready; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->pc[l] == *pc) g |= 1u << l;
+    }
+    if (s->o.adversarial && (rng_next(s) & 1)) {
+        uint32_t sub = g & (uint32_t)rng_next(s);
+        g = sub | (1u << pickl);
+    }
+    s->cur_w = w;
+    s->cur_group = g;
+    return g;
+}
+
+static void hook_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
+                        int space, uint64_t addr, int size, int flags)
+{
+    dbg_session *s = ctx;
+    (void)L;
+    if (!(flags & VM_ACC_WRITE) || s->watch_hit >= 0) return;
+    for (int i = 0; i < s->nbp; i++) {
+        dbg_bp *b = &s->bp[i];
+        if (b->kind != BP_WATCH || b->space != space) continue;
+        if (addr < b->addr + 4 && b->addr < addr + (uint64_t)size) {
+            s->watch_hit = i;
+            s->w_cta = cta->linear;
+            s->w_warp = w->id;
+            s->w_lane = lane;
+            s->w_pc = pc;
+            return;
+        }
+    }
+}
+
+static void hook_exit(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
+{
+    dbg_session *s = ctx;
+    (void)L; (void)pc;
+    if (s->mode != RUN_CONTINUE && cta->linear == s->fcta && w->id == s->fwarp && ((lanes >> s->flane) & 1))
+        s->focus_gone = 1;
+}
+
+static int bp_at(const dbg_session *s, uint32_t pc)
+{
+    for (int i = 0; i < s->nbp; i++) {
+        const dbg_bp *b = &s->bp[i];
+        if (b->kind != BP_BREAK) continue;
+        for (int k = 0; k < b->npcs; k++) if (b->pcs[k] == pc) return i;
+    }
+    return -1;
+}
+
+/* The (file, line) of the srcloc chain of pc at inline level `level`
+ * counted from the outermost (0); the innermost when the chain is shorter.
+ * Returns the chain length (0: no source position). */
+static int src_at_level(const bc_module *m, uint32_t pc, int level, int *file, int *line)
+{
+    int chain[16], n = 0;
+    for (int src = m->code[pc].src; src >= 0 && src < m->nsrclocs && n < 16; src = m->srclocs[src].parent) chain[n++] = src;
+    if (!n) return 0;
+    int k = n - 1 - level;                 /* chain[n-1] is the outermost */
+    if (k < 0) k = 0;
+    *file = m->srclocs[chain[k]].file;
+    *line = m->srclocs[chain[k]].line;
+    return n;
+}
+
+static int do_stop(dbg_session *s, int why, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc)
+{
+    s->stop = why;
+    s->paused = 1;
+    s->pwarp = w->id;
+    s->pgroup = group;
+    s->ppc = pc;
+    (void)cta;
+    return 1;
+}
+
+static int hook_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
+{
+    dbg_session *s = ctx;
+    (void)L;
+    uint32_t group = w == s->cur_w ? s->cur_group : lanes;
+    int focused = cta->linear == s->fcta && w->id == s->fwarp && ((group >> s->flane) & 1);
+    if (s->skip_once) {
+        s->skip_once = 0;
+        if (s->mode == RUN_STEP && focused && s->step_left > 0) s->step_left--;
+        return 0;
+    }
+    if (s->watch_hit >= 0) return do_stop(s, STOP_WATCH, cta, w, group, pc);
+    if (s->focus_gone) return do_stop(s, STOP_GONE, cta, w, group, pc);
+    if (s->want_cta && cta->linear == s->fcta) return do_stop(s, STOP_CTA, cta, w, group, pc);
+    int b = bp_at(s, pc);
+    if (b >= 0) { s->stop_bp = b; return do_stop(s, STOP_BP, cta, w, group, pc); }
+    if (!focused) return 0;
+    switch (s->mode) {
+    case RUN_STEP:
+        if (s->step_left == 0) return do_stop(s, STOP_STEP, cta, w, group, pc);
+        s->step_left--;
+        return 0;
+    case RUN_NEXT: {
+        int f, l;
+        if (w->stack[s->flane].depth > s->start_depth) return 0;
+        if (!src_at_level(s->m, pc, s->next_level, &f, &l)) return 0;
+        if (w->stack[s->flane].depth < s->start_depth || f != s->next_file || l != s->next_line)
+            return do_stop(s, STOP_STEP, cta, w, group, pc);
+        return 0;
+    }
+    case RUN_FINISH:
+        if (w->stack[s->flane].depth < s->start_depth) return do_stop(s, STOP_STEP, cta, w, group, pc);
+        return 0;
+    }
+    return 0;
+}
+
+static void hook_output(void *ctx, const char *text, size_t len)
+{
+    dbg_session *s = ctx;
+    fwrite(text, 1, len, s->out);
+}
+
+/* ---- session ------------------------------------------------------------------------- */
+
+static int prepare(dbg_session *s, FILE *err)
+{
+    diag_list d;
+    diag_init(&d);
+    char msg[1024];
+    int code = rt_prepare_launch(s->c, &s->ro, &s->P, msg, sizeof msg, &d);
+    if (code == PTXEMU_EXIT_PTX) diag_render(&d, s->P.ptx_text, s->P.ptx_len, err);
+    else if (code) fprintf(err, "ptxemu: %s\n", msg);
+    diag_list_free(&d);
+    if (code) return code;
+    s->m = s->P.m->bc;
+    s->P.cfg.hooks = &s->hooks;
+    s->P.cfg.output = hook_output;
+    s->P.cfg.output_ctx = s;
+    return 0;
+}
+
+dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, int *exit_code)
+{
+    dbg_session *s = calloc(1, sizeof *s);
+    if (!s) { *exit_code = PTXEMU_EXIT_USAGE; return NULL; }
+    s->out = out;
+    s->c = c;
+    s->o = *o;
+    s->ro.seed = o->seed;
+    s->ro.libs = o->libs;
+    s->ro.nlibs = o->nlibs;
+    s->hooks.ctx = s;
+    s->hooks.pick = hook_pick;
+    s->hooks.step = hook_step;
+    s->hooks.access = hook_access;
+    s->hooks.exit = hook_exit;
+    s->next_id = 1;
+    s->watch_hit = -1;
+    *exit_code = prepare(s, err);
+    if (*exit_code) { rt_prepared_free(&s->P); free(s); return NULL; }
+    return s;
+}
+
+void dbg_free(dbg_session *s)
+{
+    if (!s) return;
+    vm_launch_free(s->L);
+    rt_prepared_free(&s->P);
+    for (int i = 0; i < s->nbp; i++) free(s->bp[i].pcs);
+    free(s);
+}
+
+void dbg_banner(dbg_session *s)
+{
+    const bc_func *k = &s->m->funcs[s->P.kernel];
+    const uint32_t *g = s->P.cfg.grid, *b = s->P.cfg.block;
+    uint32_t nt = nthreads(s);
+    say(s, "Kernel %s of %s: grid (%u,%u,%u) block (%u,%u,%u), %u warp%s per CTA; schedule %s\n", k->name,
+        base_name(s->m->path), g[0] ? g[0] : 1, g[1] ? g[1] : 1, g[2] ? g[2] : 1, b[0] ? b[0] : 1, b[1] ? b[1] : 1,
+        b[2] ? b[2] : 1, (nt + 31) / 32, (nt + 31) / 32 == 1 ? "" : "s", s->o.adversarial ? "adversarial" : "hw");
+}
+
+static void info_warps(dbg_session *s);
+static int inspectable(const dbg_session *s);
+
+/* ---- reporting stops ---------------------------------------------------------------------- */
+
+/* "cta (x,y,z) thread (x,y,z) warp W lanes 0x..." of the focus. */
+static void fmt_focus(const dbg_session *s, char *buf, size_t len)
+{
+    uint32_t c[3], t[3];
+    cta_of(s, s->fcta, c);
+    tid_of(s, s->fwarp, s->flane, t);
+    const vm_warp *w = focus_warp(s);
+    size_t n = (size_t)snprintf(buf, len, "cta (%u,%u,%u) thread (%u,%u,%u) warp %d", c[0], c[1], c[2], t[0], t[1], t[2], s->fwarp);
+    if (w && n < len) {
+        if ((w->live >> s->flane) & 1) snprintf(buf + n, len - n, " lanes 0x%08x", group_of(w, s->flane));
+        else snprintf(buf + n, len - n, " lane %d (exited)", s->flane);
+    }
+}
+
+static void show_where(dbg_session *s, const char *prefix)
+{
+    char loc[512], foc[256], text[256];
+    const vm_warp *w = focus_warp(s);
+    fmt_focus(s, foc, sizeof foc);
+    if (!w || !((w->live >> s->flane) & 1)) { say(s, "%s%s%s\n", prefix, *prefix ? ": " : "", foc); return; }
+    uint32_t pc = w->pc[s->flane];
+    fmt_loc(s, pc, loc, sizeof loc);
+    say(s, "%s%s%s %s\n", prefix, *prefix ? " at " : "", loc, foc);
+    ptx_line_text(s, s->m->code[pc].line, text, sizeof text);
+    say(s, "=> %d\t%s\n", s->m->code[pc].line, text);
+}
+
+static void set_focus_group(dbg_session *s, const vm_cta *cta, int warp, uint32_t group)
+{
+    if (!group) return;
+    if (cta->linear == s->fcta && warp == s->fwarp && ((group >> s->flane) & 1)) return;
+    s->fcta = cta->linear;
+    s->fwarp = warp;
+    s->flane = __builtin_ctz(group);
+}
+
+static void report_watch(dbg_session *s)
+{
+    dbg_bp *b = &s->bp[s->watch_hit];
+    char loc[512];
+    uint32_t c[3], t[3];
+    cta_of(s, s->w_cta, c);
+    tid_of(s, s->w_warp, s->w_lane, t);
+    fmt_loc(s, s->w_pc, loc, sizeof loc);
+    uint32_t nv = 0;
+    const uint8_t *p = NULL;
+    if (b->space == BC_SP_GLOBAL) p = mem_xlate(&s->P.dev.mem, b->addr, 4);
+    else if (s->L && s->L->cta_live) p = vm_xlate(s->L, &s->L->cta, &s->L->cta.warps[0], 0, BC_SP_SHARED, b->addr, 4, 0);
+    if (p) memcpy(&nv, p, 4);
+    b->hits++;
+    say(s, "Watchpoint %d: [%s 0x%" PRIx64 "] written by cta (%u,%u,%u) thread (%u,%u,%u) warp %d at %s\n", b->id,
+        b->space == BC_SP_SHARED ? "shared" : "global", b->addr, c[0], c[1], c[2], t[0], t[1], t[2], s->w_warp, loc);
+    say(s, "Old value = %d (0x%08x)\nNew value = %d (0x%08x)\n", (int32_t)b->old, b->old, (int32_t)nv, nv);
+    b->old = nv;
+    s->watch_hit = -1;
+}
+
+static void delete_bp(dbg_session *s, int i)
+{
+    free(s->bp[i].pcs);
+    memmove(&s->bp[i], &s->bp[i + 1], (size_t)(s->nbp - i - 1) * sizeof *s->bp);
+    s->nbp--;
+}
+
+/* Runs the launch until the next stop and reports it. */
+static void resume(dbg_session *s)
+{
+    s->skip_once = s->resume_pending = s->paused;
+    s->paused = 0;
+    s->stop = STOP_NONE;
+    s->focus_gone = 0;
+    s->watch_hit = -1;
+    s->st = vm_launch_step(s->L);
+    s->want_cta = 0;
+    if (s->st == VM_PAUSED) {
+        vm_cta *cta = &s->L->cta;
+        vm_warp *w = &cta->warps[s->pwarp];
+        switch (s->stop) {
+        case STOP_BP: {
+            dbg_bp *b = &s->bp[s->stop_bp];
+            b->hits++;
+            set_focus_group(s, cta, w->id, s->pgroup);
+            char pre[64];
+            snprintf(pre, sizeof pre, "%s %d", b->temp ? "Temporary breakpoint" : "Breakpoint", b->id);
+            if (b->temp) delete_bp(s, s->stop_bp);
+            show_where(s, pre);
+            break;
+        }
+        case STOP_WATCH:
+            s->fcta = s->w_cta;
+            s->fwarp = s->w_warp;
+            s->flane = s->w_lane;
+            report_watch(s);
+            show_where(s, "");
+            break;
+        case STOP_GONE: {
+            uint32_t t[3];
+            tid_of(s, s->fwarp, s->flane, t);
+            say(s, "Thread (%u,%u,%u) exited; focus moves to the next thread that runs\n", t[0], t[1], t[2]);
+            s->fcta = cta->linear;
+            s->fwarp = w->id;
+            s->flane = __builtin_ctz(s->pgroup);
+            show_where(s, "");
+            break;
+        }
+        case STOP_CTA: {
+            uint32_t c[3];
+            cta_of(s, cta->linear, c);
+            say(s, "CTA (%u,%u,%u) started\n", c[0], c[1], c[2]);
+            show_where(s, "");
+            break;
+        }
+        default:
+            show_where(s, "");
+        }
+        return;
+    }
+    s->ended = 1;
+    s->paused = 0;
+    if (s->watch_hit >= 0) report_watch(s);
+    if (s->st == VM_OK) {
+        say(s, "Kernel %s finished: %" PRIu64 " lane-instructions\n", s->m->funcs[s->P.kernel].name, s->L->lane_insns);
+        return;
+    }
+    vm_fault *f = &s->L->fault;
+    if (f->warp >= 0) {
+        s->fcta = s->L->cta.linear;
+        s->fwarp = f->warp;
+        s->flane = f->lane >= 0 ? f->lane : 0;
+    }
+    if (s->st == VM_DEADLOCK) {
+        say(s, "Deadlock: %s\n", f->msg);
+        show_where(s, "Stopped");
+        info_warps(s);
+    } else {
+        char loc[512];
+        fmt_loc(s, f->pc, loc, sizeof loc);
+        uint32_t t[3];
+        memcpy(t, f->tid, sizeof t);
+        say(s, "Program stopped (%s): %s\n  at %s cta (%u,%u,%u) thread (%u,%u,%u)\n", vm_status_name(s->st), f->msg, loc,
+            f->cta[0], f->cta[1], f->cta[2], t[0], t[1], t[2]);
+    }
+}
+
+static int start_launch(dbg_session *s)
+{
+    if (s->L) {
+        vm_launch_free(s->L);
+        s->L = NULL;
+        rt_prepared_free(&s->P);
+        if (prepare(s, s->out)) return -1;
+    }
+    vm_fault f;
+    s->L = vm_launch_new(s->m, &s->P.dev.mem, s->P.dev.var_addr, s->P.kernel, &s->P.cfg, &f);
+    if (!s->L) { say(s, "Cannot launch: %s\n", f.msg); return -1; }
+    s->rng = s->o.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    s->ended = 0;
+    s->paused = 0;
+    s->mode = RUN_CONTINUE;
+    s->want_cta = s->fcta != 0;
+    /* initial values of shared watchpoints are those of a fresh CTA: 0 */
+    for (int i = 0; i < s->nbp; i++) {
+        dbg_bp *b = &s->bp[i];
+        if (b->kind != BP_WATCH) continue;
+        const uint8_t *p = b->space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, 4) : NULL;
+        b->old = 0;
+        if (p) memcpy(&b->old, p, 4);
+    }
+    return 0;
+}
+
+/* Whether there is thread state to look at: paused, or stopped by a
+ * fault or deadlock (a finished launch has only its global memory). */
+static int inspectable(const dbg_session *s)
+{
+    return s->L && (!s->ended || s->st != VM_OK);
+}
+
+static int need_running(dbg_session *s)
+{
+    if (!s->L || s->ended) { say(s, "The program is not being run.\n"); return 0; }
+    return 1;
+}
+
+/* The focused lane, live and in the CTA in flight; else says why not. */
+static vm_warp *need_focus_lane(dbg_session *s)
+{
+    if (!s->L) { say(s, "The program is not being run.\n"); return NULL; }
+    vm_warp *w = focus_warp(s);
+    uint32_t c[3], t[3];
+    cta_of(s, s->fcta, c);
+    tid_of(s, s->fwarp, s->flane, t);
+    if (!w) {
+        say(s, "CTA (%u,%u,%u) is not running%s.\n", c[0], c[1], c[2],
+            s->fcta < s->L->next_cta ? " (it has finished)" : " (it has not started)");
+        return NULL;
+    }
+    if (!((w->live >> s->flane) & 1)) { say(s, "Thread (%u,%u,%u) has exited.\n", t[0], t[1], t[2]); return NULL; }
+    return w;
+}
+
+/* ---- expressions ------------------------------------------------------------------------ */
+
+typedef struct val { uint64_t v; ast_type t; } val;
+
+typedef struct ectx {
+    dbg_session *s;
+    vm_warp *w;                  /* NULL: no thread (memory of globals, numbers only) */
+    int lane;
+    const char *p;
+    char err[256];
+} ectx;
+
+static int type_bits(ast_type t)
+{
+    switch (t) {
+    case AST_T_PRED: return 1;
+    case AST_T_B8: case AST_T_U8: case AST_T_S8: return 8;
+    case AST_T_B16: case AST_T_U16: case AST_T_S16: case AST_T_F16: case AST_T_BF16: return 16;
+    case AST_T_B64: case AST_T_U64: case AST_T_S64: case AST_T_F64: case AST_T_B128: return 64;
+    default: return 32;
+    }
+}
+
+static int is_unsigned(ast_type t) { return t == AST_T_U8 || t == AST_T_U16 || t == AST_T_U32 || t == AST_T_U64 || t == AST_T_PRED; }
+static int is_float(ast_type t) { return t == AST_T_F32 || t == AST_T_F64 || t == AST_T_F16 || t == AST_T_BF16; }
+
+static uint64_t mask_bits(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+
+static double half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 31, f = h & 1023;
+    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static double to_double(val x)
+{
+    int b = type_bits(x.t);
+    uint64_t v = mask_bits(x.v, b);
+    if (x.t == AST_T_F32) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+    if (x.t == AST_T_F64) { double d; memcpy(&d, &v, 8); return d; }
+    if (x.t == AST_T_F16) return half_to_double((uint16_t)v);
+    if (x.t == AST_T_BF16) { float f; uint32_t u = (uint32_t)v << 16; memcpy(&f, &u, 4); return f; }
+    if (is_unsigned(x.t)) return (double)v;
+    return (double)(b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b));
+}
+
+static int64_t to_int(val x)
+{
+    if (is_float(x.t)) return (int64_t)to_double(x);
+    int b = type_bits(x.t);
+    uint64_t v = mask_bits(x.v, b);
+    if (is_unsigned(x.t) || b >= 64) return (int64_t)v;
+    return (int64_t)(v << (64 - b)) >> (64 - b);
+}
+
+/* "value (0xbits)": decimal first, then hex; floats as value and bits. */
+static void fmt_val(val x, int brief, char *buf, size_t len)
+{
+    int b = type_bits(x.t);
+    uint64_t v = mask_bits(x.v, b);
+    int hd = b < 8 ? 1 : b / 4;
+    if (x.t == AST_T_PRED) { snprintf(buf, len, "%d", (int)(v & 1)); return; }
+    if (x.t == AST_T_F16X2 || x.t == AST_T_BF16X2) {
+        val lo = { v & 0xffff, x.t == AST_T_F16X2 ? AST_T_F16 : AST_T_BF16 }, hi = { v >> 16, lo.t };
+        if (brief) snprintf(buf, len, "{%g, %g}", to_double(lo), to_double(hi));
+        else snprintf(buf, len, "{%g, %g} (0x%08" PRIx64 ")", to_double(lo), to_double(hi), v);
+        return;
+    }
+    if (is_float(x.t)) {
+        double d = to_double(x);
+        const char *fm = x.t == AST_T_F64 ? "%.17g" : "%.9g";
+        char num[64];
+        snprintf(num, sizeof num, fm, d);
+        if (brief) snprintf(buf, len, "%s", num);
+        else snprintf(buf, len, "%s (0x%0*" PRIx64 ")", num, hd, v);
+        return;
+    }
+    char num[32];
+    if (is_unsigned(x.t)) snprintf(num, sizeof num, "%" PRIu64, v);
+    else snprintf(num, sizeof num, "%" PRId64, to_int(x));
+    if (brief) snprintf(buf, len, "%s", num);
+    else snprintf(buf, len, "%s (0x%0*" PRIx64 ")", num, hd, v);
+}
+
+static void skipws(ectx *e) { while (*e->p == ' ' || *e->p == '\t') e->p++; }
+
+static int eval_expr(ectx *e, val *out);
+
+static int special_reg(ectx *e, const char *name, val *out)
+{
+    dbg_session *s = e->s;
+    static const char *const three[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
+    char base[32];
+    int comp = 0;
+    snprintf(base, sizeof base, "%s", name);
+    char *dot = strchr(base, '.');
+    if (dot) {
+        if (strlen(dot) != 2 || !strchr("xyz", dot[1])) return -1;
+        comp = (int)(strchr("xyz", dot[1]) - "xyz");
+        *dot = 0;
+    }
+    int which = -1;
+    for (int i = 0; i < 4; i++) if (!strcmp(base, three[i])) which = i;
+    out->t = AST_T_U32;
+    uint32_t c[3], t[3];
+    if (which >= 0) {
+        if (!dot) return -1;
+        if (!e->w && (which == 0 || which == 2)) { snprintf(e->err, sizeof e->err, "%s needs a running thread", name); return -2; }
+        switch (which) {
+        case 0: tid_of(s, e->w->id, e->lane, t); out->v = t[comp]; break;
+        case 1: out->v = s->c->block[comp] ? s->c->block[comp] : 1; break;
+        case 2: cta_of(s, s->fcta, c); out->v = c[comp]; break;
+        default: out->v = s->c->grid[comp] ? s->c->grid[comp] : 1; break;
+        }
+        return 0;
+    }
+    if (dot) return -1;
+    int l = e->lane;
+    if (!strcmp(base, "%laneid")) out->v = (uint64_t)l;
+    else if (!strcmp(base, "%warpid")) out->v = e->w ? (uint64_t)e->w->id : (uint64_t)s->fwarp;
+    else if (!strcmp(base, "%nwarpid")) out->v = 64;
+    else if (!strcmp(base, "%smid") || !strcmp(base, "%gridid")) out->v = !strcmp(base, "%gridid");
+    else if (!strcmp(base, "%nsmid")) out->v = 1;
+    else if (!strcmp(base, "%lanemask_eq")) out->v = 1u << l;
+    else if (!strcmp(base, "%lanemask_lt")) out->v = (1u << l) - 1;
+    else if (!strcmp(base, "%lanemask_le")) out->v = l == 31 ? 0xffffffffu : (2u << l) - 1;
+    else if (!strcmp(base, "%lanemask_gt")) out->v = l == 31 ? 0 : ~((2u << l) - 1) & 0xffffffffu;
+    else if (!strcmp(base, "%lanemask_ge")) out->v = ~((1u << l) - 1) & 0xffffffffu;
+    else if (!strcmp(base, "%dynamic_smem_size")) out->v = s->c->shared_bytes;
+    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_size : 0;
+    else if (!strcmp(base, "%clock")) out->v = s->L ? (uint32_t)(s->L->insns * 4) : 0;
+    else if (!strcmp(base, "%clock64")) { out->v = s->L ? s->L->insns * 4 : 0; out->t = AST_T_U64; }
+    else return -1;
+    return 0;
+}
+
+static int eval_reg(ectx *e, val *out)
+{
+    char name[128];
+    size_t n = 0;
+    while (*e->p && (isalnum((unsigned char)*e->p) || strchr("%_$.", *e->p)) && n + 1 < sizeof name) name[n++] = *e->p++;
+    name[n] = 0;
+    int r = special_reg(e, name, out);
+    if (r == 0) return 0;
+    if (r == -2) return -1;
+    if (!e->w) { snprintf(e->err, sizeof e->err, "No thread to read %s from (the program is not being run).", name); return -1; }
+    uint32_t pc = e->w->pc[e->lane], slot;
+    ast_type t;
+    if (bc_lookup_reg(e->s->m, pc, name, &slot, &t) < 0) {
+        snprintf(e->err, sizeof e->err, "No register \"%s\" in the current function.", name);
+        return -1;
+    }
+    out->t = t;
+    out->v = e->w->R[slot + (uint32_t)e->lane];
+    return 0;
+}
+
+static int parse_type(const char **pp, ast_type *t)
+{
+    static const struct { const char *n; ast_type t; } tab[] = {
+        { "u8", AST_T_U8 }, { "u16", AST_T_U16 }, { "u32", AST_T_U32 }, { "u64", AST_T_U64 },
+        { "s8", AST_T_S8 }, { "s16", AST_T_S16 }, { "s32", AST_T_S32 }, { "s64", AST_T_S64 },
+        { "b8", AST_T_B8 }, { "b16", AST_T_B16 }, { "b32", AST_T_B32 }, { "b64", AST_T_B64 },
+        { "f16", AST_T_F16 }, { "f32", AST_T_F32 }, { "f64", AST_T_F64 }, { "bf16", AST_T_BF16 } };
+    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
+        size_t l = strlen(tab[i].n);
+        if (!strncmp(*pp, tab[i].n, l) && !isalnum((unsigned char)(*pp)[l])) { *t = tab[i].t; *pp += l; return 0; }
+    }
+    return -1;
+}
+
+/* Reads n bytes at (space, addr) as lane `lane` of w sees them. */
+static const uint8_t *mem_at(dbg_session *s, vm_warp *w, int lane, int space, uint64_t addr, uint64_t n)
+{
+    int rs = space;
+    uint64_t ra = addr;
+    if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &rs, &ra);
+    if (rs == BC_SP_GLOBAL) return mem_xlate(&s->P.dev.mem, ra, n);
+    if (!inspectable(s) || !s->L->cta_live) return NULL;
+    vm_cta *cta = &s->L->cta;
+    if (!w) w = &cta->warps[0];
+    return vm_xlate(s->L, cta, w, lane, rs, ra, n, 0);
+}
+
+static const char *space_word(const char **pp, int *space)
+{
+    static const struct { const char *n; int sp; } tab[] = {
+        { "global", BC_SP_GLOBAL }, { "shared", BC_SP_SHARED }, { "local", BC_SP_LOCAL }, { "generic", BC_SP_GENERIC } };
+    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
+        size_t l = strlen(tab[i].n);
+        if (!strncmp(*pp, tab[i].n, l) && !isalnum((unsigned char)(*pp)[l]) && (*pp)[l] != '_') {
+            *space = tab[i].sp;
+            *pp += l;
+            return tab[i].n;
+        }
+    }
+    return NULL;
+}
+
+static int eval_mem(ectx *e, val *out)
+{
+    int space = BC_SP_GENERIC;
+    ast_type t = AST_T_B32;
+    skipws(e);
+    space_word(&e->p, &space);
+    if (*e->p == '.') {
+        e->p++;
+        if (parse_type(&e->p, &t)) { snprintf(e->err, sizeof e->err, "unknown type after '.'"); return -1; }
+    }
+    val a;
+    if (eval_expr(e, &a)) return -1;
+    skipws(e);
+    if (*e->p != ']') { snprintf(e->err, sizeof e->err, "expected ']'"); return -1; }
+    e->p++;
+    uint64_t addr = (uint64_t)to_int(a);
+    int n = type_bits(t) / 8;
+    const uint8_t *p = mem_at(e->s, e->w, e->lane, space, addr, (uint64_t)n);
+    if (!p) { snprintf(e->err, sizeof e->err, "Cannot access memory at address 0x%" PRIx64 ".", addr); return -1; }
+    out->v = 0;
+    memcpy(&out->v, p, (size_t)n);
+    out->t = t;
+    return 0;
+}
+
+static int eval_ident(ectx *e, val *out)
+{
+    char name[128];
+    size_t n = 0;
+    while ((isalnum((unsigned char)*e->p) || *e->p == '_' || *e->p == '$') && n + 1 < sizeof name) name[n++] = *e->p++;
+    name[n] = 0;
+    dbg_session *s = e->s;
+    for (int i = 0; i < s->c->nbuffers; i++)
+        if (!strcmp(s->c->buffers[i].name, name)) { out->v = s->P.bufaddr[i]; out->t = AST_T_U64; return 0; }
+    const bc_func *k = &s->m->funcs[s->P.kernel];
+    for (int i = 0; i < k->nparams; i++)
+        if (!strcmp(k->params[i].name, name)) {
+            out->v = 0;
+            memcpy(&out->v, s->P.params + k->params[i].offset, (size_t)(k->params[i].size > 8 ? 8 : k->params[i].size));
+            out->t = k->params[i].type != AST_T_NONE ? k->params[i].type : AST_T_U64;
+            return 0;
+        }
+    snprintf(e->err, sizeof e->err, "No symbol \"%s\" (a buffer or kernel parameter) in current context.", name);
+    return -1;
+}
+
+static int eval_primary(ectx *e, val *out)
+{
+    skipws(e);
+    char c = *e->p;
+    if (c == '(') {
+        e->p++;
+        if (eval_expr(e, out)) return -1;
+        skipws(e);
+        if (*e->p != ')') { snprintf(e->err, sizeof e->err, "expected ')'"); return -1; }
+        e->p++;
+        return 0;
+    }
+    if (c == '-') { e->p++; if (eval_primary(e, out)) return -1;
+        if (is_float(out->t)) { double d = -to_double(*out); memcpy(&out->v, &d, 8); out->t = AST_T_F64; }
+        else { out->v = (uint64_t)-to_int(*out); if (is_unsigned(out->t)) out->t = type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
+        return 0; }
+    if (c == '~') { e->p++; if (eval_primary(e, out)) return -1; out->v = ~out->v; return 0; }
+    if (c == '[') { e->p++; return eval_mem(e, out); }
+    if (c == '%') return eval_reg(e, out);
+    if (isdigit((unsigned char)c) || c == '.') {
+        char *end;
+        const char *st = e->p;
+        uint64_t v = strtoull(st, &end, 0);
+        if (*end == '.' || *end == 'e' || *end == 'E') {
+            double d = strtod(st, &end);
+            memcpy(&out->v, &d, 8);
+            out->t = AST_T_F64;
+        } else {
+            out->v = v;
+            out->t = v <= 0x7fffffffu ? AST_T_S32 : AST_T_S64;
+        }
+        e->p = end;
+        return 0;
+    }
+    if (isalpha((unsigned char)c) || c == '_' || c == '$') return eval_ident(e, out);
+    snprintf(e->err, sizeof e->err, c ? "unexpected '%c' in expression" : "expression expected", c);
+    return -1;
+}
+
+static val arith(char op, val a, val b, int *bad)
+{
+    val r;
+    if (is_float(a.t) || is_float(b.t)) {
+        double x = to_double(a), y = to_double(b), z = 0;
+        switch (op) { case '+': z = x + y; break; case '-': z = x - y; break; case '*': z = x * y; break;
+                      case '/': z = x / y; break; default: *bad = 1; }
+        memcpy(&r.v, &z, 8);
+        r.t = AST_T_F64;
+        return r;
+    }
+    int w64 = type_bits(a.t) > 32 || type_bits(b.t) > 32, uns = is_unsigned(a.t) && is_unsigned(b.t);
+    r.t = w64 ? (uns ? AST_T_U64 : AST_T_S64) : (uns ? AST_T_U32 : AST_T_S32);
+    int64_t x = to_int(a), y = to_int(b);
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    switch (op) {
+    case '+': r.v = ux + uy; break;
+    case '-': r.v = ux - uy; break;
+    case '*': r.v = ux * uy; break;
+    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : (uint64_t)(x / y); break;
+    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : (uint64_t)(x % y); break;
+    case '&': r.v = ux & uy; break;
+    case '|': r.v = ux | uy; break;
+    case '^': r.v = ux ^ uy; break;
+    case '<': r.v = uy < 64 ? ux << uy : 0; break;
+    case '>': r.v = uy < 64 ? (uns ? ux >> uy : (uint64_t)(x >> uy)) : 0; break;
+    }
+    r.v = mask_bits(r.v, w64 ? 64 : 32);
+    return r;
+}
+
+static int eval_term(ectx *e, val *out)
+{
+    if (eval_primary(e, out)) return -1;
+    for (;;) {
+        skipws(e);
+        char op = *e->p;
+        if (op != '*' && op != '/' && op != '%') return 0;
+        e->p++;
+        val b;
+        if (eval_primary(e, &b)) return -1;
+        int bad = 0;
+        *out = arith(op, *out, b, &bad);
+        if (bad) { snprintf(e->err, sizeof e->err, "Division by zero"); return -1; }
+    }
+}
+
+static int eval_expr(ectx *e, val *out)
+{
+    if (eval_term(e, out)) return -1;
+    for (;;) {
+        skipws(e);
+        char op = *e->p;
+        if (op == '<' && e->p[1] == '<') e->p++;
+        else if (op == '>' && e->p[1] == '>') e->p++;
+        else if (!strchr("+-&|^", op) || !op) return 0;
+        e->p++;
+        val b;
+        if (eval_term(e, &b)) return -1;
+        int bad = 0;
+        *out = arith(op, *out, b, &bad);
+        if (bad) { snprintf(e->err, sizeof e->err, "Bad operands"); return -1; }
+    }
+}
+
+/* Evaluates text for lane `lane` of w (w may be NULL); 0 or -1 (message printed). */
+static int evaluate(dbg_session *s, vm_warp *w, int lane, const char *text, val *out, const char **rest)
+{
+    ectx e = { s, w, lane, text, "" };
+    if (eval_expr(&e, out)) { say(s, "%s\n", e.err); return -1; }
+    skipws(&e);
+    if (rest) *rest = e.p;
+    else if (*e.p) { say(s, "Junk after expression: \"%s\"\n", e.p); return -1; }
+    return 0;
+}
+
+/* The focused thread's warp for evaluation (NULL if none is live). */
+static vm_warp *eval_warp(dbg_session *s)
+{
+    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
+    return w && ((w->live >> s->flane) & 1) ? w : NULL;
+}
+
+/* ---- breakpoint locations ------------------------------------------------------------------ */
+
+static int add_pc(dbg_bp *b, uint32_t pc)
+{
+    uint32_t *np = realloc(b->pcs, (size_t)(b->npcs + 1) * sizeof *np);
+    if (!np) return -1;
+    b->pcs = np;
+    b->pcs[b->npcs++] = pc;
+    return 0;
+}
+
+static int src_matches(const bc_module *m, uint32_t pc, const char *file, int line)
+{
+    for (int src = m->code[pc].src, d = 0; src >= 0 && src < m->nsrclocs && d < 16; src = m->srclocs[src].parent, d++) {
+        const bc_srcloc *l = &m->srclocs[src];
+        if (l->line == line && l->file >= 0 && l->file < m->nfiles && m->files[l->file] && suffix_match(m->files[l->file], file))
+            return 1;
+    }
+    return 0;
+}
+
+static int is_label_pc(const bc_module *m, uint32_t pc)
+{
+    for (int i = 0; i < m->nlabels; i++) if (m->labels[i].pc == pc) return 1;
+    for (int f = 0; f < m->nfuncs; f++) if (m->funcs[f].pc_begin == pc) return 1;
+    return 0;
+}
+
+/* Resolves LOC into b->pcs; 0 or -1 (message printed). */
+static int resolve_loc(dbg_session *s, const char *loc, dbg_bp *b)
+{
+    const bc_module *m = s->m;
+    const char *colon = strrchr(loc, ':');
+    char *end;
+    long line = -1;
+    char file[256] = "";
+    if (colon && colon[1] && (line = strtol(colon + 1, &end, 10), !*end)) {
+        snprintf(file, sizeof file, "%.*s", (int)(colon - loc), loc);
+    } else if ((line = strtol(loc, &end, 10), !*end && end != loc)) {
+        file[0] = 0;
+    } else line = -1;
+    if (line >= 0) {
+        int ptx = !file[0] || suffix_match(m->path, file) || (strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".ptx"));
+        if (ptx && file[0] && !suffix_match(m->path, file)) { say(s, "No source file named %s.\n", file); return -1; }
+        if (ptx) {
+            long best = -1;
+            for (uint32_t pc = 0; pc < m->ncode; pc++)
+                if (m->code[pc].line >= line && (best < 0 || m->code[pc].line < best)) best = m->code[pc].line;
+            if (best < 0) { say(s, "No instruction at or after line %ld of %s.\n", line, base_name(m->path)); return -1; }
+            for (uint32_t pc = 0; pc < m->ncode; pc++)
+                if (m->code[pc].line == best) { add_pc(b, pc); break; }
+            return 0;
+        }
+        int known = 0;
+        for (int f = 0; f < m->nfiles; f++) if (m->files[f] && suffix_match(m->files[f], file)) known = 1;
+        if (!known) { say(s, "No source file named %s.\n", file); return -1; }
+        for (uint32_t pc = 0; pc < m->ncode; pc++)
+            if (src_matches(m, pc, file, (int)line) && (pc == 0 || !src_matches(m, pc - 1, file, (int)line) || is_label_pc(m, pc)))
+                add_pc(b, pc);
+        if (!b->npcs) { say(s, "No code for line %ld of %s.\n", line, file); return -1; }
+        return 0;
+    }
+    for (int i = 0; i < m->nlabels; i++)
+        if (!strcmp(m->labels[i].name, loc)) { add_pc(b, m->labels[i].pc); return 0; }
+    int f = bc_find_func(m, loc);
+    if (f >= 0 && m->funcs[f].kind == BC_FN_DEFINED) { add_pc(b, m->funcs[f].pc_begin); return 0; }
+    say(s, "Function or label \"%s\" not defined.\n", loc);
+    return -1;
+}
+
+static void describe_bp(dbg_session *s, const dbg_bp *b, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (b->kind == BP_WATCH) {
+        snprintf(buf, len, "[%s 0x%" PRIx64 "]", b->space == BC_SP_SHARED ? "shared" : "global", b->addr);
+        return;
+    }
+    for (int k = 0; k < b->npcs && n < len; k++) {
+        char loc[512];
+        fmt_loc(s, b->pcs[k], loc, sizeof loc);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : "", loc);
+    }
+}
+
+/* ---- commands ----------------------------------------------------------------------------- */
+
+static void cmd_break(dbg_session *s, const char *arg, int temp)
+{
+    if (!*arg) { say(s, "usage: break LOC (N, file.ptx:N, file.cu:N, LABEL or FUNCTION)\n"); return; }
+    if (s->nbp == DBG_MAX_BP) { say(s, "Too many breakpoints.\n"); return; }
+    dbg_bp b;
+    memset(&b, 0, sizeof b);
+    b.kind = BP_BREAK;
+    b.temp = temp;
+    snprintf(b.spec, sizeof b.spec, "%s", arg);
+    if (resolve_loc(s, arg, &b)) { free(b.pcs); return; }
+    b.id = s->next_id++;
+    s->bp[s->nbp++] = b;
+    char where[1024];
+    describe_bp(s, &b, where, sizeof where);
+    say(s, "%s %d at %s\n", temp ? "Temporary breakpoint" : "Breakpoint", b.id, where);
+}
+
+static void cmd_watch(dbg_session *s, const char *arg)
+{
+    if (s->nbp == DBG_MAX_BP) { say(s, "Too many breakpoints.\n"); return; }
+    int space = BC_SP_GENERIC;
+    const char *p = arg;
+    space_word(&p, &space);
+    val a;
+    if (!*p) { say(s, "usage: watch [shared|global] ADDR\n"); return; }
+    if (evaluate(s, eval_warp(s), s->flane, p, &a, NULL)) return;
+    uint64_t addr = (uint64_t)to_int(a);
+    if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &space, &addr);
+    if (space != BC_SP_GLOBAL && space != BC_SP_SHARED) { say(s, "Can only watch global or shared memory.\n"); return; }
+    dbg_bp b;
+    memset(&b, 0, sizeof b);
+    b.kind = BP_WATCH;
+    b.space = space;
+    b.addr = addr;
+    snprintf(b.spec, sizeof b.spec, "%s", arg);
+    vm_warp *w = eval_warp(s);
+    const uint8_t *q = mem_at(s, w, s->flane, space, addr, 4);
+    if (q) memcpy(&b.old, q, 4);
+    b.id = s->next_id++;
+    s->bp[s->nbp++] = b;
+    say(s, "Watchpoint %d: [%s 0x%" PRIx64 "] (4 bytes)\n", b.id, space == BC_SP_SHARED ? "shared" : "global", addr);
+}
+
+static void cmd_delete(dbg_session *s, const char *arg)
+{
+    if (!*arg) {
+        while (s->nbp) delete_bp(s, s->nbp - 1);
+        say(s, "Deleted all breakpoints.\n");
+        return;
+    }
+    int id = atoi(arg);
+    for (int i = 0; i < s->nbp; i++)
+        if (s->bp[i].id == id) { delete_bp(s, i); say(s, "Deleted breakpoint %d.\n", id); return; }
+    say(s, "No breakpoint number %s.\n", arg);
+}
+
+static void info_breakpoints(dbg_session *s)
+{
+    if (!s->nbp) { say(s, "No breakpoints or watchpoints.\n"); return; }
+    say(s, "Num  Type        Disp  Hits  Where\n");
+    for (int i = 0; i < s->nbp; i++) {
+        const dbg_bp *b = &s->bp[i];
+        char where[1024];
+        describe_bp(s, b, where, sizeof where);
+        say(s, "%-4d %-11s %-5s %-5d %s%s%s\n", b->id, b->kind == BP_WATCH ? "watchpoint" : "breakpoint",
+            b->temp ? "del" : "keep", b->hits, b->kind == BP_BREAK ? b->spec : where,
+            b->kind == BP_BREAK ? " -> " : "", b->kind == BP_BREAK ? where : "");
+    }
+}
+
+static void cmd_run(dbg_session *s)
+{
+    if (start_launch(s)) return;
+    s->mode = RUN_CONTINUE;
+    resume(s);
+}
+
+static void cmd_continue(dbg_session *s)
+{
+    if (!need_running(s)) return;
+    s->mode = RUN_CONTINUE;
+    resume(s);
+}
+
+static int coll_info(dbg_session *s, vm_warp *w)
+{
+    int l = s->flane;
+    const bc_insn *I = &s->m->code[w->pc[l]];
+    vm_cta *cta = focus_cta(s);
+    if (w->state[l] == LANE_WAIT_COLL) {
+        say(s, "Thread waits in %s (membermask 0x%08x); running until it completes.\n", bc_op_name[I->op], w->coll_mask[l]);
+        return 1;
+    }
+    if (w->state[l] == LANE_WAIT_BAR) {
+        uint32_t a, e;
+        bar_counts(s, cta, w->bar_id[l], &a, &e);
+        say(s, "Thread waits at barrier %d (%u of %u arrived); running until it completes.\n", w->bar_id[l], a, e);
+        return 1;
+    }
+    if (I->guard != BC_NO_GUARD && (((w->R[I->guard + (uint32_t)l] & 1) ^ I->gneg) == 0)) return 0;
+    uint32_t group = group_of(w, l);
+    if (is_collective(I->op)) {
+        uint32_t M = (uint32_t)w->R[I->x + (uint32_t)l], waiting = 0;
+        for (uint32_t mm = M & w->live; mm; mm &= mm - 1) {
+            int k = __builtin_ctz(mm);
+            if (w->state[k] == LANE_WAIT_COLL && w->coll_mask[k] == M) waiting |= 1u << k;
+        }
+        uint32_t need = M & w->live & ~group & ~waiting;
+        if (need) say(s, "%s with membermask 0x%08x also needs lanes 0x%08x; running them until it completes.\n",
+                      bc_op_name[I->op], M, need);
+        else if (waiting) say(s, "%s with membermask 0x%08x: lanes 0x%08x already wait in it; lanes 0x%08x complete it.\n",
+                              bc_op_name[I->op], M, waiting, group & M);
+        return 1;
+    }
+    if (I->op == OP_BAR && I->m1 != 1) {
+        int id = (int)(w->R[I->a + (uint32_t)l] & 15);
+        uint32_t a, e;
+        bar_counts(s, cta, id, &a, &e);
+        if (I->n) e = (uint32_t)w->R[I->b + (uint32_t)l];
+        uint32_t mine = (uint32_t)__builtin_popcount(group);
+        if (a + mine < e) say(s, "Barrier %d: %u of %u threads arrived, with this group %u; running the others until it completes.\n", id, a, e, a + mine);
+        else say(s, "Barrier %d: %u of %u threads arrived; this group completes it.\n", id, a, e);
+        return 1;
+    }
+    return 0;
+}
+
+static void cmd_step(dbg_session *s, const char *arg, int mode)
+{
+    if (!need_running(s)) return;
+    vm_warp *w = need_focus_lane(s);
+    if (!w) return;
+    uint32_t pc = w->pc[s->flane];
+    s->mode = mode;
+    if (mode == RUN_STEP) {
+        long n = *arg ? strtol(arg, NULL, 0) : 1;
+        if (n < 1) { say(s, "step count must be positive\n"); return; }
+        s->step_left = n;
+        if (n == 1) coll_info(s, w);
+    } else if (mode == RUN_NEXT) {
+        s->start_depth = w->stack[s->flane].depth;
+        int n = src_at_level(s->m, pc, 0, &s->next_file, &s->next_line);
+        if (!n) { s->mode = RUN_STEP; s->step_left = 1; }
+        else {
+            s->next_level = n - 1;
+            src_at_level(s->m, pc, s->next_level, &s->next_file, &s->next_line);
+        }
+    } else {
+        s->start_depth = w->stack[s->flane].depth;
+        if (!s->start_depth) { say(s, "\"finish\" not meaningful in the outermost frame (the kernel).\n"); return; }
+        int f = bc_func_at(s->m, pc);
+        say(s, "Run till exit from %s\n", f >= 0 ? s->m->funcs[f].name : "?");
+    }
+    resume(s);
+    s->mode = RUN_CONTINUE;
+}
+
+static void print_focus(dbg_session *s)
+{
+    if (inspectable(s) && focus_warp(s)) { show_where(s, "Focus"); return; }
+    char foc[256];
+    fmt_focus(s, foc, sizeof foc);
+    say(s, "Focus: %s\n", foc);
+}
+
+static int parse_coords(const char *arg, uint32_t v[3], int *n)
+{
+    *n = 0;
+    char *end;
+    while (*arg && *n < 3) {
+        while (*arg == ' ' || *arg == ',' || *arg == '(' || *arg == ')') arg++;
+        if (!*arg) break;
+        long x = strtol(arg, &end, 0);
+        if (end == arg || x < 0) return -1;
+        v[(*n)++] = (uint32_t)x;
+        arg = end;
+    }
+    while (*arg == ' ' || *arg == ')') arg++;
+    return *arg || !*n ? -1 : 0;
+}
+
+static void cmd_focus(dbg_session *s, const char *arg)
+{
+    if (!*arg) { print_focus(s); return; }
+    char what[16];
+    int k = 0;
+    while (*arg && *arg != ' ' && k < 15) what[k++] = *arg++;
+    what[k] = 0;
+    while (*arg == ' ') arg++;
+    uint32_t v[3], t[3], c[3];
+    int n;
+    if (!strcmp(what, "cta") || !strcmp(what, "block")) {
+        cta_of(s, s->fcta, c);
+        if (parse_coords(arg, v, &n)) { say(s, "usage: focus cta X [Y Z]\n"); return; }
+        for (int i = 0; i < n; i++) c[i] = v[i];
+        for (int i = 0; i < 3; i++)
+            if (c[i] >= (s->c->grid[i] ? s->c->grid[i] : 1)) { say(s, "CTA (%u,%u,%u) is outside the grid.\n", c[0], c[1], c[2]); return; }
+        uint64_t gx = s->c->grid[0] ? s->c->grid[0] : 1, gy = s->c->grid[1] ? s->c->grid[1] : 1;
+        uint64_t lin = c[0] + gx * (c[1] + gy * (uint64_t)c[2]);
+        s->fcta = lin;
+        s->want_cta = 0;
+        if (s->L && !s->ended && !focus_cta(s)) {
+            if (lin < s->L->next_cta) { say(s, "CTA (%u,%u,%u) has finished (CTAs run one at a time, in linear order).\n", c[0], c[1], c[2]); }
+            else { s->want_cta = 1; say(s, "CTA (%u,%u,%u) has not started; continue stops when it starts.\n", c[0], c[1], c[2]); }
+        } else if (!s->L) s->want_cta = lin != 0;
+    } else if (!strcmp(what, "thread")) {
+        tid_of(s, s->fwarp, s->flane, t);
+        if (parse_coords(arg, v, &n)) { say(s, "usage: focus thread X [Y Z]\n"); return; }
+        for (int i = 0; i < n; i++) t[i] = v[i];
+        for (int i = 0; i < 3; i++)
+            if (t[i] >= (s->c->block[i] ? s->c->block[i] : 1)) { say(s, "Thread (%u,%u,%u) is outside the block.\n", t[0], t[1], t[2]); return; }
+        uint32_t bx = s->c->block[0] ? s->c->block[0] : 1, by = s->c->block[1] ? s->c->block[1] : 1;
+        uint32_t lin = t[0] + bx * (t[1] + by * t[2]);
+        s->fwarp = (int)(lin / BC_WARP);
+        s->flane = (int)(lin % BC_WARP);
+    } else if (!strcmp(what, "warp")) {
+        char *end;
+        long wv = strtol(arg, &end, 0);
+        long lv = s->flane;
+        if (end == arg) { say(s, "usage: focus warp W [lane L]\n"); return; }
+        while (*end == ' ') end++;
+        if (!strncmp(end, "lane", 4)) { char *e2; lv = strtol(end + 4, &e2, 0); if (e2 == end + 4) { say(s, "usage: focus warp W [lane L]\n"); return; } }
+        else if (*end) { say(s, "usage: focus warp W [lane L]\n"); return; }
+        uint32_t nt = nthreads(s);
+        if (wv < 0 || lv < 0 || lv >= BC_WARP || (uint32_t)(wv * BC_WARP + lv) >= nt) { say(s, "No such warp/lane in the block.\n"); return; }
+        s->fwarp = (int)wv;
+        s->flane = (int)lv;
+    } else if (!strcmp(what, "lane")) {
+        long lv = strtol(arg, NULL, 0);
+        if (lv < 0 || lv >= BC_WARP || (uint32_t)(s->fwarp * BC_WARP + lv) >= nthreads(s)) { say(s, "No such lane.\n"); return; }
+        s->flane = (int)lv;
+    } else { say(s, "usage: focus cta X [Y Z] | thread X [Y Z] | warp W [lane L]\n"); return; }
+    print_focus(s);
+}
+
+static void print_all(dbg_session *s, const char *expr)
+{
+    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
+    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    char vals[BC_WARP][64];
+    int width = 1;
+    for (int l = 0; l < BC_WARP; l++) {
+        vals[l][0] = 0;
+        if (!((w->present >> l) & 1)) continue;
+        if (!((w->live >> l) & 1)) { snprintf(vals[l], sizeof vals[l], "-"); continue; }
+        val v;
+        ectx e = { s, w, l, expr, "" };
+        if (eval_expr(&e, &v)) { say(s, "%s\n", e.err); return; }
+        fmt_val(v, 1, vals[l], sizeof vals[l]);
+        int n = (int)strlen(vals[l]);
+        if (n > width) width = n;
+    }
+    say(s, "%s@all (warp %d; - exited):\n", expr, w->id);
+    for (int l0 = 0; l0 < BC_WARP; l0 += 8) {
+        if (!((w->present >> l0) & 0xff)) break;
+        say(s, "  [%2d-%2d]", l0, l0 + 7);
+        for (int l = l0; l < l0 + 8 && vals[l][0]; l++) say(s, " %*s", width, vals[l]);
+        say(s, "\n");
+    }
+}
+
+static int print_vector(dbg_session *s, vm_warp *w, const char *name)
+{
+    if (!w) return 0;
+    uint32_t pc = w->pc[s->flane];
+    int f = bc_func_at(s->m, pc);
+    for (int i = 0; i < s->m->nregnames; i++) {
+        const bc_regname *r = &s->m->regnames[i];
+        if (r->func != f || pc < r->pc_begin || pc >= r->pc_end || !r->vec || r->count || strcmp(r->name, name)) continue;
+        say(s, "%s = {", name);
+        for (int k = 0; k < r->vec; k++) {
+            char b[64];
+            val v = { w->R[r->slot + (uint32_t)k * BC_WARP + (uint32_t)s->flane], r->type };
+            fmt_val(v, 0, b, sizeof b);
+            say(s, "%s%s", k ? ", " : "", b);
+        }
+        say(s, "}\n");
+        return 1;
+    }
+    return 0;
+}
+
+static void cmd_print(dbg_session *s, const char *arg)
+{
+    if (!*arg) { say(s, "usage: print EXPR | print %%REG@all\n"); return; }
+    size_t n = strlen(arg);
+    if (n > 4 && !strcmp(arg + n - 4, "@all")) {
+        char e[256];
+        snprintf(e, sizeof e, "%.*s", (int)(n - 4), arg);
+        print_all(s, e);
+        return;
+    }
+    vm_warp *w = eval_warp(s);
+    if (arg[0] == '%' && print_vector(s, w, arg)) return;
+    val v;
+    if (evaluate(s, w, s->flane, arg, &v, NULL)) return;
+    char b[128];
+    fmt_val(v, 0, b, sizeof b);
+    say(s, "%s = %s\n", arg, b);
+}
+
+static const char *buffer_of(dbg_session *s, uint64_t a, uint64_t *off)
+{
+    for (int i = 0; i < s->c->nbuffers; i++)
+        if (a >= s->P.bufaddr[i] && a - s->P.bufaddr[i] < s->c->buffers[i].size) { *off = a - s->P.bufaddr[i]; return s->c->buffers[i].name; }
+    return NULL;
+}
+
+static void cmd_x(dbg_session *s, const char *cmd)
+{
+    /* cmd is "x" or "x/FMT" followed by the address */
+    long count = 1;
+    int size = 4, fmt = 'x';
+    const char *p = cmd + 1;
+    if (*p == '/') {
+        p++;
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (end != p) count = c;
+        p = end;
+        for (; *p && *p != ' '; p++) {
+            switch (*p) {
+            case 'b': size = 1; break; case 'h': size = 2; break; case 'w': size = 4; break; case 'g': size = 8; break;
+            case 'x': case 'd': case 'u': fmt = *p; break;
+            case 'f': fmt = 'f'; if (size != 8) size = 4; break;
+            default: say(s, "Undefined output format \"%c\".\n", *p); return;
+            }
+        }
+    }
+    while (*p == ' ') p++;
+    if (count < 1 || count > 4096) { say(s, "bad count\n"); return; }
+    int space = BC_SP_GENERIC;
+    space_word(&p, &space);
+    vm_warp *w = eval_warp(s);
+    val a;
+    if (!*p) { say(s, "usage: x/N{b,h,w,g,f} [shared|global] ADDR\n"); return; }
+    if (evaluate(s, w, s->flane, p, &a, NULL)) return;
+    uint64_t addr = (uint64_t)to_int(a);
+    int per = size == 8 ? 2 : size == 4 ? 4 : 8;
+    for (long i = 0; i < count; i++) {
+        uint64_t ea = addr + (uint64_t)i * (uint64_t)size;
+        if (i % per == 0) {
+            if (i) say(s, "\n");
+            uint64_t off;
+            const char *bn = space == BC_SP_SHARED ? NULL : buffer_of(s, ea, &off);
+            if (space == BC_SP_SHARED) say(s, "shared 0x%" PRIx64 ":", ea);
+            else if (bn) say(s, "0x%" PRIx64 " <%s+%" PRIu64 ">:", ea, bn, off);
+            else say(s, "0x%" PRIx64 ":", ea);
+        }
+        const uint8_t *q = mem_at(s, w, s->flane, space, ea, (uint64_t)size);
+        if (!q) { say(s, "\nCannot access memory at address 0x%" PRIx64 "\n", ea); return; }
+        uint64_t v = 0;
+        memcpy(&v, q, (size_t)size);
+        char b[64];
+        if (fmt == 'f') {
+            val x = { v, size == 8 ? AST_T_F64 : AST_T_F32 };
+            fmt_val(x, 1, b, sizeof b);
+        } else if (fmt == 'd' || fmt == 'u') {
+            static const ast_type st[] = { AST_T_S8, AST_T_S16, AST_T_NONE, AST_T_S32, AST_T_NONE, AST_T_NONE, AST_T_NONE, AST_T_S64 };
+            static const ast_type ut[] = { AST_T_U8, AST_T_U16, AST_T_NONE, AST_T_U32, AST_T_NONE, AST_T_NONE, AST_T_NONE, AST_T_U64 };
+            val x = { v, fmt == 'd' ? st[size - 1] : ut[size - 1] };
+            fmt_val(x, 1, b, sizeof b);
+        } else snprintf(b, sizeof b, "0x%0*" PRIx64, size * 2, v);
+        say(s, "\t%s", b);
+    }
+    say(s, "\n");
+}
+
+static void info_warps(dbg_session *s)
+{
+    vm_cta *cta = inspectable(s) ? focus_cta(s) : NULL;
+    if (!cta) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    say(s, "CTA (%u,%u,%u): %d warp%s\n", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], cta->nwarps, cta->nwarps == 1 ? "" : "s");
+    for (int wi = 0; wi < cta->nwarps; wi++) {
+        vm_warp *w = &cta->warps[wi];
+        if (!w->live) { say(s, "%c warp %-3d lanes 0x%08x  exited\n", wi == s->fwarp ? '*' : ' ', wi, w->present); continue; }
+        uint32_t done = ~w->live, first = 1;
+        while (done != 0xffffffffu) {
+            int l = __builtin_ctz(~done);
+            uint32_t g = group_of(w, l);
+            done |= g;
+            char loc[512], st[160];
+            fmt_loc(s, w->pc[l], loc, sizeof loc);
+            fmt_state(s, cta, w, l, st, sizeof st);
+            int mark = wi == s->fwarp && ((g >> s->flane) & 1);
+            if (first) say(s, "%c warp %-3d lanes 0x%08x  pc %-4u %s  %s\n", mark ? '*' : ' ', wi, g, w->pc[l], loc, st);
+            else say(s, "%c          lanes 0x%08x  pc %-4u %s  %s\n", mark ? '*' : ' ', g, w->pc[l], loc, st);
+            first = 0;
+        }
+        uint32_t ex = w->present & ~w->live;
+        if (ex) say(s, "           lanes 0x%08x  exited\n", ex);
+    }
+}
+
+static void info_lanes(dbg_session *s)
+{
+    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
+    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = focus_cta(s);
+    say(s, "Warp %d of CTA (%u,%u,%u):\n  lane thread         pc    location  state\n", w->id, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
+    for (int l = 0; l < BC_WARP; l++) {
+        if (!((w->present >> l) & 1)) continue;
+        uint32_t t[3];
+        tid_of(s, w->id, l, t);
+        char th[48], loc[512], st[160];
+        snprintf(th, sizeof th, "(%u,%u,%u)", t[0], t[1], t[2]);
+        if (!((w->live >> l) & 1)) { say(s, "%c %-4d %-14s -     exited\n", l == s->flane ? '*' : ' ', l, th); continue; }
+        fmt_loc(s, w->pc[l], loc, sizeof loc);
+        fmt_state(s, cta, w, l, st, sizeof st);
+        say(s, "%c %-4d %-14s %-5u %s  %s\n", l == s->flane ? '*' : ' ', l, th, w->pc[l], loc, st);
+    }
+}
+
+static void info_barriers(dbg_session *s)
+{
+    vm_cta *cta = inspectable(s) ? focus_cta(s) : NULL;
+    if (!cta) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    say(s, "Barriers of CTA (%u,%u,%u):\n", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
+    for (int id = 0; id < VM_NBAR; id++) {
+        uint32_t a, e;
+        bar_counts(s, cta, id, &a, &e);
+        if (!a) { say(s, "  barrier %-2d idle\n", id); continue; }
+        say(s, "  barrier %-2d %u of %u threads arrived%s; warps counted 0x%x; waiting:", id, a, e,
+            cta->bar[id].expected ? " (counted in whole warps)" : "", cta->bar[id].warps);
+        for (int k = 0; k < cta->nwarps; k++) {
+            uint32_t wl = 0;
+            for (int l = 0; l < BC_WARP; l++)
+                if (cta->warps[k].state[l] == LANE_WAIT_BAR && cta->warps[k].bar_id[l] == id) wl |= 1u << l;
+            if (wl) say(s, " warp %d lanes 0x%08x", k, wl);
+        }
+        say(s, "\n");
+    }
+}
+
+static void cmd_list(dbg_session *s, const char *arg)
+{
+    int center;
+    vm_warp *w = eval_warp(s);
+    if (*arg) {
+        char *end;
+        long n = strtol(arg, &end, 10);
+        if (*end || end == arg) {
+            dbg_bp b;
+            memset(&b, 0, sizeof b);
+            if (resolve_loc(s, arg, &b)) return;
+            center = s->m->code[b.pcs[0]].line;
+            free(b.pcs);
+        } else center = (int)n;
+    } else if (w) center = s->m->code[w->pc[s->flane]].line;
+    else center = s->m->funcs[s->P.kernel].line;
+    int cur = w ? s->m->code[w->pc[s->flane]].line : -1;
+    for (int line = center - 5 > 1 ? center - 5 : 1; line <= center + 5; line++) {
+        char text[256];
+        if (ptx_line_text(s, line, text, sizeof text)) break;
+        /* the CUDA position of the line's instruction, if it has one */
+        char cu[256] = "";
+        for (uint32_t pc = 0; pc < s->m->ncode; pc++)
+            if (s->m->code[pc].line == line && s->m->code[pc].src >= 0) {
+                char loc[512];
+                fmt_loc(s, pc, loc, sizeof loc);
+                char *paren = strchr(loc, '(');
+                if (paren) snprintf(cu, sizeof cu, "  // %.*s", (int)strlen(paren + 1) - 1, paren + 1);
+                break;
+            }
+        say(s, "%s%-5d %s%s\n", line == cur ? "=> " : "   ", line, text, cu);
+    }
+}
+
+static void bt_frame(dbg_session *s, int *k, uint32_t pc, int fidx, int call)
+{
+    const bc_module *m = s->m;
+    int src = m->code[pc].src, d = 0;
+    /* inlined frames first, innermost out */
+    for (; src >= 0 && src < m->nsrclocs && m->srclocs[src].parent >= 0 && d < 15; d++) {
+        const bc_srcloc *l = &m->srclocs[src];
+        say(s, "#%-2d %s (inlined) at %s:%d\n", (*k)++, l->func ? l->func : "?", file_name(m, l->file), l->line);
+        src = l->parent;
+    }
+    char loc[64] = "";
+    if (src >= 0 && src < m->nsrclocs) snprintf(loc, sizeof loc, " (%s:%d)", file_name(m, m->srclocs[src].file), m->srclocs[src].line);
+    say(s, "#%-2d %s at %s:%d%s%s\n", (*k)++, fidx >= 0 ? m->funcs[fidx].name : "?", base_name(m->path), m->code[pc].line, loc,
+        call ? " (call)" : "");
+}
+
+static void cmd_backtrace(dbg_session *s)
+{
+    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    vm_warp *w = need_focus_lane(s);
+    if (!w) return;
+    const struct vm_stack *st = &w->stack[s->flane];
+    int k = 0;
+    uint32_t pc = w->pc[s->flane];
+    bt_frame(s, &k, pc, bc_func_at(s->m, pc), 0);
+    uint32_t n = st->n;
+    while (n >= 3) {
+        int fidx = (int)st->v[n - 1];
+        uint32_t cpc = (uint32_t)st->v[n - 3];
+        bt_frame(s, &k, cpc, bc_func_at(s->m, cpc), 1);
+        uint32_t used = 3 + (fidx >= 0 && fidx < s->m->nfuncs ? s->m->funcs[fidx].nslots : 0);
+        if (used > n) break;
+        n -= used;
+    }
+}
+
+static void cmd_info(dbg_session *s, const char *arg)
+{
+    size_t n = strcspn(arg, " ");
+    if (!n) { say(s, "info breakpoints | warps | lanes | barriers | focus\n"); return; }
+    if (!strncmp("breakpoints", arg, n) || !strncmp("watchpoints", arg, n)) info_breakpoints(s);
+    else if (!strncmp("warps", arg, n)) info_warps(s);
+    else if (!strncmp("lanes", arg, n)) info_lanes(s);
+    else if (!strncmp("barriers", arg, n)) info_barriers(s);
+    else if (!strncmp("focus", arg, n)) print_focus(s);
+    else say(s, "Undefined info command: \"%s\".\n", arg);
+}
+
+static void cmd_help(dbg_session *s)
+{
+    say(s,
+        "break LOC (b)        stop before LOC: N | file.ptx:N (PTX line), file.cu:N (CUDA line,\n"
+        "                     inlined code included), LABEL or FUNCTION;  tbreak LOC: once\n"
+        "watch [shared] ADDR  stop after a thread writes the 4 bytes at ADDR\n"
+        "delete [N]           delete breakpoint N (all without N)\n"
+        "run (r)              start (or restart) the launch;  start: stop at the kernel entry\n"
+        "continue (c)         run to the next breakpoint, watchpoint, fault, deadlock or the end\n"
+        "step [N] (s)         the focused thread's lane group executes N instructions\n"
+        "next (n)             step to the next CUDA source line (over calls and inlined calls)\n"
+        "finish               run until the focused thread returns from its .func\n"
+        "focus cta X [Y Z] | thread X [Y Z] | warp W [lane L]   change the focused thread\n"
+        "print EXPR (p)       %%r5, %%p1, %%f2, %%rd4, %%tid.x, %%laneid, [global ADDR], [shared.f32 ADDR],\n"
+        "                     buffer and parameter names, + - * / %% & | ^ << >>;  %%r5@all: every lane\n"
+        "x/N{b,h,w,g,f} ADDR  examine memory (x/4w out, x/2g shared 0)\n"
+        "info warps | lanes | barriers | breakpoints | focus\n"
+        "list [N|LOC] (l)     PTX around the focused thread's PC, with CUDA lines\n"
+        "backtrace (bt)       the focused thread's call stack\n"
+        "help, quit (q)\n");
+}
+
+int dbg_exec(dbg_session *s, const char *line)
+{
+    while (*line == ' ' || *line == '\t') line++;
+    char cmd[64];
+    size_t n = 0;
+    while (line[n] && line[n] != ' ' && line[n] != '\t' && n + 1 < sizeof cmd) { cmd[n] = line[n]; n++; }
+    cmd[n] = 0;
+    const char *arg = line + n;
+    while (*arg == ' ' || *arg == '\t') arg++;
+    char argbuf[512];
+    snprintf(argbuf, sizeof argbuf, "%s", arg);
+    for (size_t k = strlen(argbuf); k && (argbuf[k - 1] == ' ' || argbuf[k - 1] == '\n' || argbuf[k - 1] == '\r'); k--) argbuf[k - 1] = 0;
+    arg = argbuf;
+    if (!cmd[0] || cmd[0] == '#') return 0;
+    if (!strcmp(cmd, "quit") || !strcmp(cmd, "q")) return 1;
+    if (!strcmp(cmd, "break") || !strcmp(cmd, "b") || !strcmp(cmd, "br")) cmd_break(s, arg, 0);
+    else if (!strcmp(cmd, "tbreak") || !strcmp(cmd, "tb")) cmd_break(s, arg, 1);
+    else if (!strcmp(cmd, "delete") || !strcmp(cmd, "d")) cmd_delete(s, arg);
+    else if (!strcmp(cmd, "watch")) cmd_watch(s, arg);
+    else if (!strcmp(cmd, "run") || !strcmp(cmd, "r")) cmd_run(s);
+    else if (!strcmp(cmd, "start")) {
+        char k[256];
+        snprintf(k, sizeof k, "%s", s->m->funcs[s->P.kernel].name);
+        cmd_break(s, k, 1);
+        cmd_run(s);
+    }
+    else if (!strcmp(cmd, "continue") || !strcmp(cmd, "c")) cmd_continue(s);
+    else if (!strcmp(cmd, "step") || !strcmp(cmd, "s") || !strcmp(cmd, "stepi") || !strcmp(cmd, "si")) cmd_step(s, arg, RUN_STEP);
+    else if (!strcmp(cmd, "next") || !strcmp(cmd, "n")) cmd_step(s, arg, RUN_NEXT);
+    else if (!strcmp(cmd, "finish") || !strcmp(cmd, "fin")) cmd_step(s, arg, RUN_FINISH);
+    else if (!strcmp(cmd, "focus") || !strcmp(cmd, "cuda")) cmd_focus(s, arg);
+    else if (!strcmp(cmd, "print") || !strcmp(cmd, "p")) cmd_print(s, arg);
+    else if (cmd[0] == 'x' && (!cmd[1] || cmd[1] == '/')) {
+        char full[600];
+        snprintf(full, sizeof full, "%s %s", cmd, arg);
+        cmd_x(s, full);
+    }
+    else if (!strcmp(cmd, "info") || !strcmp(cmd, "i")) cmd_info(s, arg);
+    else if (!strcmp(cmd, "list") || !strcmp(cmd, "l")) cmd_list(s, arg);
+    else if (!strcmp(cmd, "backtrace") || !strcmp(cmd, "bt") || !strcmp(cmd, "where")) cmd_backtrace(s);
+    else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) cmd_help(s);
+    else say(s, "Undefined command: \"%s\".  Try \"help\".\n", cmd);
+    fflush(s->out);
+    return 0;
+}
