@@ -69,7 +69,9 @@ static void scripted(dbg_session *s, FILE *in, int echo)
     ssize_t n;
     while ((n = getline(&line, &cap, in)) >= 0) {
         while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
-        if (echo) { printf(PROMPT "%s\n", line); fflush(stdout); }
+        const char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        if (echo && *t && *t != '#') { printf(PROMPT "%s\n", line); fflush(stdout); }
         if (dbg_exec(s, line)) break;
     }
     free(line);

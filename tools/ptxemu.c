@@ -132,7 +132,7 @@ int tool_load_case(int argc, char **argv, int *used, rt_case *c)
         path = tmp;
     }
     int r = rt_case_parse(path, c, &d);
-    if (r) diag_render(&d, NULL, 0, stderr);
+    if (r) { diag_render(&d, NULL, 0, stderr); rt_case_free(c); }
     if (tmp[0]) unlink(tmp);
     diag_list_free(&d);
     return r ? PTXEMU_EXIT_USAGE : 0;

@@ -89,6 +89,7 @@ static void child(const tcase *t, double timeout, int fd)
     char out[2048];
     if (rt_case_parse(t->path, &c, &d)) {
         snprintf(out, sizeof out, "Fbad case file: %s", d.n ? d.v[0].msg : "?");
+        rt_case_free(&c);
     } else {
         rt_run_opts o;
         memset(&o, 0, sizeof o);

@@ -771,11 +771,11 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(MADHI_U32) LANES(D = (uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
         vmcase(MADHI_S64) LANES(D = smulhi64(S64(A), S64(B)) + C); vmnext
         vmcase(MADHI_U64) LANES(D = umulhi64(A, B) + C); vmnext
-        vmcase(MADWIDE_S16) LANES(D = (uint32_t)(S16(A) * S16(B) + S32(C))); vmnext
+        vmcase(MADWIDE_S16) LANES(D = (uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
         vmcase(MADWIDE_U16) LANES(D = (uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
         vmcase(MADWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
         vmcase(MADWIDE_U32) LANES(D = (uint64_t)A32 * B32 + C); vmnext
-        vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? (uint32_t)(S32(A) - S32(B)) : (uint32_t)(S32(B) - S32(A))) + C32)); vmnext
+        vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
         vmcase(SAD_U32) LANES(D = (uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
         vmcase(SAD_S64) LANES(D = (S64(A) > S64(B) ? A - B : B - A) + C); vmnext
         vmcase(SAD_U64) LANES(D = (A > B ? A - B : B - A) + C); vmnext
