@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
     fputs("usage: ptxemu COMMAND ...\n"
           "\n"
-          "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--seed N] [--load LIB.so]...\n"
+          "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats]\n"
           "  run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] ARG...\n"
           "      ARG is a kernel parameter, in order:\n"
           "        u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
@@ -169,8 +169,9 @@ static int cmd_run(int argc, char **argv)
     const char *libs[16];
     int nlibs = 0;
     rt_dump dumps[32];
-    int nd = 0;
+    int nd = 0, stats = 0;
     for (int i = used; i < argc; i++) {
+        if (!strcmp(argv[i], "--stats")) { stats = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "ptxemu: %s needs a value\n", argv[i]); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
         if (!strcmp(argv[i], "--dump")) {
             char *eq = strchr(argv[i + 1], '=');
@@ -190,7 +191,15 @@ static int cmd_run(int argc, char **argv)
     diag_init(&d);
     rt_run_result r;
     int check = c.nexpects || c.stdout_path || c.status != RT_CASE_STATUS_OK;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int code = rt_run_case(&c, &o, check, &r, &d);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (stats) {
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s\n",
+                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0);
+    }
     if (r.out.len) fwrite(r.out.data, 1, r.out.len, stdout);
     fflush(stdout);
     if (code == PTXEMU_EXIT_PTX) tool_print_diags(&d, r.ptx_text, r.ptx_len);
