@@ -62,6 +62,7 @@ struct dbg_session {
     /* run control */
     int mode;
     long step_left;
+    uint32_t last_pc;            /* the focused lane's last instruction (step) */
     int next_file, next_line, next_level;
     uint32_t start_depth;
     /* the paused group */
@@ -372,7 +373,7 @@ static int hook_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t 
     int focused = cta->linear == s->fcta && w->id == s->fwarp && ((group >> s->flane) & 1);
     if (s->skip_once) {
         s->skip_once = 0;
-        if (s->mode == RUN_STEP && focused && s->step_left > 0) s->step_left--;
+        if (s->mode == RUN_STEP && focused && s->step_left > 0) { s->step_left--; s->last_pc = pc; }
         return 0;
     }
     if (s->watch_hit >= 0) return do_stop(s, STOP_WATCH, cta, w, group, pc);
@@ -382,10 +383,17 @@ static int hook_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t 
     if (b >= 0) { s->stop_bp = b; return do_stop(s, STOP_BP, cta, w, group, pc); }
     if (!focused) return 0;
     switch (s->mode) {
-    case RUN_STEP:
+    case RUN_STEP: {
+        /* one PTX instruction may be several bytecodes: a new one starts
+         * on a jump or on another PTX line */
+        const bc_insn *code = s->m->code;
+        int fresh = s->last_pc == UINT32_MAX || pc != s->last_pc + 1 || code[pc].line != code[s->last_pc].line;
+        s->last_pc = pc;
+        if (!fresh) return 0;
         if (s->step_left == 0) return do_stop(s, STOP_STEP, cta, w, group, pc);
         s->step_left--;
         return 0;
+    }
     case RUN_NEXT: {
         int f, l;
         if (w->stack[s->flane].depth > s->start_depth) return 0;
@@ -603,7 +611,7 @@ static void resume(dbg_session *s)
         s->flane = f->lane >= 0 ? f->lane : 0;
     }
     if (s->st == VM_DEADLOCK) {
-        say(s, "Deadlock: %s\n", f->msg);
+        say(s, "Deadlock: %s\n", strncmp(f->msg, "deadlock: ", 10) ? f->msg : f->msg + 10);
         show_where(s, "Stopped");
         info_warps(s);
     } else {
@@ -1241,13 +1249,15 @@ static int coll_info(dbg_session *s, vm_warp *w)
                               bc_op_name[I->op], M, waiting, group & M);
         return 1;
     }
-    if (I->op == OP_BAR && I->m1 != 1) {
+    if (I->op == OP_BAR) {
         int id = (int)(w->R[I->a + (uint32_t)l] & 15);
         uint32_t a, e;
         bar_counts(s, cta, id, &a, &e);
         if (I->n) e = (uint32_t)w->R[I->b + (uint32_t)l];
         uint32_t mine = (uint32_t)__builtin_popcount(group);
-        if (a + mine < e) say(s, "Barrier %d: %u of %u threads arrived, with this group %u; running the others until it completes.\n", id, a, e, a + mine);
+        if (I->m1 == 1) say(s, "Barrier %d: %u of %u threads arrived; this group arrives without waiting%s.\n", id, a, e,
+                            a + mine >= e ? " and completes it" : "");
+        else if (a + mine < e) say(s, "Barrier %d: %u of %u threads arrived, with this group %u; running the others until it completes.\n", id, a, e, a + mine);
         else say(s, "Barrier %d: %u of %u threads arrived; this group completes it.\n", id, a, e);
         return 1;
     }
@@ -1265,6 +1275,7 @@ static void cmd_step(dbg_session *s, const char *arg, int mode)
         long n = *arg ? strtol(arg, NULL, 0) : 1;
         if (n < 1) { say(s, "step count must be positive\n"); return; }
         s->step_left = n;
+        s->last_pc = UINT32_MAX;
         if (n == 1) coll_info(s, w);
     } else if (mode == RUN_NEXT) {
         s->start_depth = w->stack[s->flane].depth;
