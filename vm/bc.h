@@ -19,7 +19,7 @@
 #include "diag.h"
 
 #define BC_WARP 32                     /* lanes per warp */
-#define BC_MAX_SLOTS (1u << 20)        /* register slots per module */
+#define BC_MAX_SLOTS (1u << 16)        /* register slots per module (a warp holds 32 x 8 bytes each) */
 #define BC_NO_GUARD 0xffffffffu
 /* Function "addresses" (for indirect calls) are BC_FUNC_ADDR_BASE + index. */
 #define BC_FUNC_ADDR_BASE 0xF0000000ull
@@ -76,7 +76,8 @@ enum { BC_SR_TID, BC_SR_NTID, BC_SR_CTAID, BC_SR_NCTAID, BC_SR_LANEID,
        BC_SR_GLOBALTIMER, BC_SR_DYN_SMEM, BC_SR_TOTAL_SMEM, BC_SR_CLUSTERID,
        BC_SR_NCLUSTERID, BC_SR_CLUSTER_CTAID, BC_SR_CLUSTER_NCTAID,
        BC_SR_CLUSTER_CTARANK, BC_SR_CLUSTER_NCTARANK, BC_SR_IS_EXPLICIT_CLUSTER,
-       BC_SR_PM0, BC_SR_ENVREG };
+       BC_SR_PM0, BC_SR_ENVREG, BC_SR_RESERVED_SMEM };
+/* component (m1) of BC_SR_RESERVED_SMEM: begin, end, cap, then offset_<n> as 3 + n */
 
 /* One pre-decoded instruction.  Field use per opcode is stated in ops.def. */
 typedef struct bc_insn {

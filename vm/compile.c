@@ -473,6 +473,16 @@ static const char *const sreg_names[] = {
 /* Special register named s: id (BC_SR_*) and component 0..2; -1 if none. */
 int cc_sreg(const char *s, int *comp)
 {
+    static const char rs[] = "%reserved_smem_offset_";
+    if (!strncmp(s, rs, sizeof rs - 1)) {
+        const char *t = s + sizeof rs - 1;
+        if (!strcmp(t, "begin")) *comp = 0;
+        else if (!strcmp(t, "end")) *comp = 1;
+        else if (!strcmp(t, "cap")) *comp = 2;
+        else if ((t[0] == '0' || t[0] == '1') && !t[1]) *comp = 3 + (t[0] - '0');
+        else return -1;
+        return BC_SR_RESERVED_SMEM;
+    }
     const char *dot = strchr(s, '.');
     size_t n = dot ? (size_t)(dot - s) : strlen(s);
     *comp = 0;

@@ -603,10 +603,14 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     case BC_SR_CLOCK64: return L->insns * 4;
     case BC_SR_GLOBALTIMER: return L->insns * 2;
     case BC_SR_DYN_SMEM: return L->cfg.dyn_shared;
-    case BC_SR_TOTAL_SMEM: return L->shared_size;
+    case BC_SR_TOTAL_SMEM: return L->shared_size - VM_RESERVED_SMEM;
     case BC_SR_NCLUSTERID: case BC_SR_CLUSTER_NCTARANK: return 1;
     case BC_SR_CLUSTER_NCTAID: return comp == 0 ? 1 : 1;
     case BC_SR_IS_EXPLICIT_CLUSTER: return 0;
+    case BC_SR_RESERVED_SMEM: {
+        uint64_t begin = L->shared_size - VM_RESERVED_SMEM;
+        return comp == 0 ? begin : comp == 1 ? L->shared_size : comp == 2 ? VM_RESERVED_SMEM : begin + 8u * (unsigned)(comp - 3);
+    }
     default: return 0;
     }
 }

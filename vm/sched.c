@@ -252,7 +252,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->nthreads = (uint32_t)nthreads;
     L->nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
     L->nctas = (uint64_t)L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2];
-    L->shared_size = ((m->shared_static + 15) & ~15ull) + L->cfg.dyn_shared;
+    L->shared_size = ((m->shared_static + 15) & ~15ull) + ((L->cfg.dyn_shared + 15) & ~15ull) + VM_RESERVED_SMEM;
     L->cta_a = 1;
     if (L->cfg.cta_order_seed && L->nctas > 1) {
         uint64_t s = L->cfg.cta_order_seed * 0x9E3779B97F4A7C15ull;

@@ -141,6 +141,9 @@ typedef struct vm_config {
 } vm_config;
 
 #define VM_DEFAULT_LOCAL (16u << 10)
+/* shared memory reserved for the system after the user's (as sm_90 does):
+ * %reserved_smem_offset_* point into it */
+#define VM_RESERVED_SMEM 1024u
 
 struct vm_launch {
     const bc_module *m;
