@@ -159,8 +159,9 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     cfg.cta_order_seed = o->cta_order_seed;
     cfg.slice = o->slice;
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
-    code = ptxemu_exit_code(r->status);
-    if (r->status != VM_OK) {
+    code = r->fault.bad_launch ? PTXEMU_EXIT_USAGE : ptxemu_exit_code(r->status);
+    if (r->fault.bad_launch) snprintf(r->msg, sizeof r->msg, "%s", r->fault.msg);
+    else if (r->status != VM_OK) {
         char where[768];
         rt_describe_fault(m, &r->fault, where, sizeof where);
         if (r->status == VM_ERROR && !r->fault.report && r->fault.pc == 0 && r->fault.warp == 0 && r->fault.lane == 0)

@@ -195,7 +195,7 @@ static vm_status cta_round(vm_launch *L, vm_cta *c)
     L->next_warp = 0;
     if (!c->live_warps) return VM_OK;
     if (!L->turn_progress && !any_ready) {
-        vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "deadlock: no thread of block (%u,%u,%u) can proceed",
+        vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "no thread of block (%u,%u,%u) can proceed",
                                c->ctaid[0], c->ctaid[1], c->ctaid[2]);
         L->fault.report = warp_blocked_report(L, c);
         for (int i = 0; i < c->nwarps; i++) {         /* point at the first blocked lane */
@@ -248,7 +248,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
                  k->param_size, L->cfg.params_size);
     else if ((uint64_t)k->frame_size > L->cfg.local_size)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
-    if (fault->msg[0]) { fault->status = VM_ERROR; free(L); return NULL; }
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L); return NULL; }
     L->nthreads = (uint32_t)nthreads;
     L->nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
     L->nctas = (uint64_t)L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2];

@@ -35,6 +35,7 @@ typedef struct vm_fault {
     int warp, lane;
     char msg[512];
     char *report;              /* deadlock: the blocked warps, one per line (malloc'd) */
+    int bad_launch;            /* the launch configuration was refused before it ran */
 } vm_fault;
 
 /* Lane states. */

@@ -1,0 +1,1061 @@
+/* check.c — the checker's engine: the VM hooks (happens-before race
+ * detection, uninitialised reads, mask and barrier rules), the adversarial
+ * scheduler, and the loop over schedules.  Reports: check_out.c.
+ *
+ * Happens-before.  Every thread of the CTA in flight has a vector clock:
+ * its own clock `clk` plus a `base` vector (reference-counted and shared
+ * copy-on-write, so that a barrier that joins 1024 threads costs one vector
+ * per distinct base, not one per thread).  Program order orders a thread's
+ * own accesses only; lanes of one warp are different threads.  Orderings:
+ *   - a CTA barrier: each arriving lane publishes its clock (bar.arrive
+ *     too); at completion every released lane acquires the join;
+ *   - a warp collective (sync hook, id -1): its lanes join each other;
+ *   - flags: a volatile or atomic write by a thread that has executed a
+ *     fence releases its clock (as of that fence) to the word; a volatile
+ *     or atomic read of the word acquires it.
+ * Other CTAs: CTAs have no mutual order, so a word last touched by another
+ * CTA conflicts unless a flag carried knowledge of that CTA; that knowledge
+ * is kept per CTA ("accesses of CTA c up to event number s"), a sparse map
+ * carried inside the vectors.
+ *
+ * Shadow memory: per 4-byte word the last write and up to CHK_NREADS
+ * concurrent reads (epoch, pc, bytes touched, flags).  Shared memory has an
+ * array reset per CTA; global memory a hash table of the touched words.
+ * Uninitialised reads: a bit per shared byte (per CTA) and per local byte
+ * (per thread, allocated on first use).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "ptxemu.h"
+
+const char *const chk_kind_names[CHK_NKINDS] = {
+    "race", "deadlock", "mask", "barrier", "memory", "uninit", "schedule"
+};
+
+#define BIT(l) (1u << (l))
+#define CHK_NREADS 3
+#define REC_VALID 0x80
+#define REC_FENCED 0x40          /* the thread had executed a fence before */
+#define MARKED (VM_ACC_ATOMIC | VM_ACC_VOLATILE)
+
+/* ---- random numbers ------------------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t chk_schedule_seed(uint64_t base, int k)
+{
+    if (k == 0) return base;
+    uint64_t s = base + (uint64_t)k * 0x9E3779B97F4A7C15ull;
+    uint64_t r = splitmix(&s);
+    return r ? r : 1;
+}
+
+/* ---- vector clocks --------------------------------------------------------------- */
+
+typedef struct fent { uint64_t cta, seq; } fent;
+
+typedef struct vc {
+    uint32_t refs, n;
+    fent *fm;                    /* knowledge of other CTAs */
+    int nfm, capfm;
+    uint32_t v[];
+} vc;
+
+static vc *vc_new(uint32_t n)
+{
+    vc *x = calloc(1, sizeof *x + (size_t)n * sizeof(uint32_t));
+    if (!x) abort();
+    x->refs = 1;
+    x->n = n;
+    return x;
+}
+
+static void vc_unref(vc *x)
+{
+    if (x && --x->refs == 0) { free(x->fm); free(x); }
+}
+
+static void fm_put(vc *x, uint64_t cta, uint64_t seq)
+{
+    for (int i = 0; i < x->nfm; i++)
+        if (x->fm[i].cta == cta) { if (seq > x->fm[i].seq) x->fm[i].seq = seq; return; }
+    if (x->nfm == x->capfm) {
+        x->capfm = x->capfm ? x->capfm * 2 : 4;
+        x->fm = realloc(x->fm, (size_t)x->capfm * sizeof *x->fm);
+        if (!x->fm) abort();
+    }
+    x->fm[x->nfm++] = (fent){ cta, seq };
+}
+
+static uint64_t fm_get(const vc *x, uint64_t cta)
+{
+    for (int i = 0; i < x->nfm; i++) if (x->fm[i].cta == cta) return x->fm[i].seq;
+    return 0;
+}
+
+static vc *vc_copy(const vc *a)
+{
+    vc *x = vc_new(a->n);
+    memcpy(x->v, a->v, (size_t)a->n * sizeof(uint32_t));
+    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].seq);
+    return x;
+}
+
+static void vc_max(vc *x, const vc *a)
+{
+    for (uint32_t i = 0; i < x->n; i++) if (a->v[i] > x->v[i]) x->v[i] = a->v[i];
+    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].seq);
+}
+
+/* ---- shadow memory ---------------------------------------------------------------- */
+
+typedef struct rec {
+    uint64_t seq;                /* event number (cross-CTA ordering) */
+    uint64_t cta;                /* linear CTA index */
+    uint32_t clk, pc;
+    uint16_t tid;                /* linear thread index in the CTA */
+    uint8_t flags;               /* VM_ACC_* | REC_* */
+    uint8_t bytes;               /* bytes of the word touched */
+} rec;
+
+typedef struct shadow { rec w; rec r[CHK_NREADS]; } shadow;
+
+/* Open-addressing table from a word key to a slot in a pool. */
+typedef struct wtab { uint64_t *keys; uint32_t *idx; size_t cap, n; } wtab;
+
+static size_t wtab_find(wtab *t, uint64_t key, int *found)
+{
+    size_t mask = t->cap - 1, i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (t->idx[i] && t->keys[i] != key) i = (i + 1) & mask;
+    *found = t->idx[i] != 0;
+    return i;
+}
+
+/* Returns the pool index (1-based) for key, inserting `next` if absent. */
+static uint32_t wtab_get(wtab *t, uint64_t key, uint32_t next, int *inserted)
+{
+    if (t->n * 2 >= t->cap) {
+        wtab o = *t;
+        t->cap = o.cap ? o.cap * 2 : 1024;
+        t->keys = calloc(t->cap, sizeof *t->keys);
+        t->idx = calloc(t->cap, sizeof *t->idx);
+        if (!t->keys || !t->idx) abort();
+        for (size_t i = 0; i < o.cap; i++)
+            if (o.idx[i]) { int f; size_t j = wtab_find(t, o.keys[i], &f); t->keys[j] = o.keys[i]; t->idx[j] = o.idx[i]; }
+        free(o.keys);
+        free(o.idx);
+    }
+    int f;
+    size_t i = wtab_find(t, key, &f);
+    *inserted = !f;
+    if (!f) { t->keys[i] = key; t->idx[i] = next; t->n++; }
+    return t->idx[i];
+}
+
+static uint32_t wtab_lookup(wtab *t, uint64_t key)
+{
+    if (!t->cap) return 0;
+    int f;
+    size_t i = wtab_find(t, key, &f);
+    return f ? t->idx[i] : 0;
+}
+
+static void wtab_clear(wtab *t)
+{
+    if (t->cap) { memset(t->idx, 0, t->cap * sizeof *t->idx); }
+    t->n = 0;
+}
+
+static void wtab_free(wtab *t) { free(t->keys); free(t->idx); memset(t, 0, sizeof *t); }
+
+/* A flag word that carried a release. */
+typedef struct syncloc { vc *rel; uint64_t rel_cta, rel_seq; } syncloc;
+
+/* ---- checker state ------------------------------------------------------------------ */
+
+typedef struct thr {
+    uint32_t clk;
+    vc *base;
+    uint64_t fence_seq;
+    uint32_t fence_clk;
+    uint8_t fenced;
+    uint8_t *local_written;      /* bit per local byte, or NULL */
+    uint32_t suspect;            /* lanes named in our mask that joined another rendezvous */
+    uint32_t suspect_pc;
+} thr;
+
+typedef struct arrival { uint32_t tid, clk, pc; int aligned; vc *base; } arrival;
+typedef struct arrlist { arrival *a; int n, cap; } arrlist;
+
+typedef struct sched {
+    int adversarial;
+    uint64_t rng;
+    int split_pct, single_pct, low_pct, high_pct, skip_pct;
+} sched;
+
+typedef struct ck {
+    chk_result *res;
+    int max_findings;
+    uint64_t seed;
+    int schedule;
+    sched S;
+    /* launch geometry */
+    uint32_t n;                  /* threads per CTA */
+    uint32_t block[3];
+    int nwarps;
+    uint64_t cta;                /* linear index of the CTA in flight */
+    uint32_t ctaid[3];
+    uint64_t seq;                /* event counter */
+    uint64_t steps;
+    thr *t;
+    /* shared memory */
+    uint64_t shared_size;
+    shadow *sh;
+    uint8_t *sh_written;
+    wtab sh_sync;
+    syncloc *sh_locs; uint32_t nsh_locs, capsh_locs;
+    /* global memory */
+    wtab gl;
+    shadow *gl_pool; uint32_t ngl, capgl;
+    wtab gl_sync;
+    syncloc *gl_locs; uint32_t ngl_locs, capgl_locs;
+    uint32_t local_size;
+    /* barriers */
+    arrlist *pend;               /* [warp * VM_NBAR + id] */
+    uint64_t bar_done_step[VM_NBAR];
+    vc *bar_join[VM_NBAR];
+    int ran_activemask;
+    int pauses;                  /* consecutive pauses at aligned barriers */
+} ck;
+
+static void thread_coords(const ck *C, uint32_t lin, uint32_t tid[3])
+{
+    tid[0] = lin % C->block[0];
+    tid[1] = lin / C->block[0] % C->block[1];
+    tid[2] = lin / (C->block[0] * C->block[1]);
+}
+
+static void grid_coords(const vm_launch *L, uint64_t lin, uint32_t c[3])
+{
+    c[0] = (uint32_t)(lin % L->cfg.grid[0]);
+    c[1] = (uint32_t)(lin / L->cfg.grid[0] % L->cfg.grid[1]);
+    c[2] = (uint32_t)(lin / ((uint64_t)L->cfg.grid[0] * L->cfg.grid[1]));
+}
+
+static void site_set(const ck *C, const vm_launch *L, chk_site *s, uint32_t pc, uint32_t lin, uint64_t cta_lin,
+                     const char *access)
+{
+    memset(s, 0, sizeof *s);
+    s->valid = 1;
+    s->pc = pc;
+    s->has_thread = 1;
+    s->access = access;
+    thread_coords(C, lin, s->tid);
+    grid_coords(L, cta_lin, s->cta);
+}
+
+/* Records a finding (deduplicated by key); returns it, or NULL when capped. */
+static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule)
+{
+    for (int i = 0; i < r->nfindings; i++)
+        if (r->findings[i].kind == kind && !strcmp(r->findings[i].key, key)) { r->findings[i].count++; return NULL; }
+    if (r->nfindings >= max) { r->dropped++; return NULL; }
+    if (r->nfindings == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 16;
+        r->findings = realloc(r->findings, (size_t)r->cap * sizeof *r->findings);
+        if (!r->findings) abort();
+    }
+    chk_finding *f = &r->findings[r->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->count = 1;
+    f->seed = seed;
+    f->schedule = schedule;
+    snprintf(f->key, sizeof f->key, "%s", key);
+    return f;
+}
+
+/* ---- CTA lifetime ------------------------------------------------------------------ */
+
+static void arr_clear(arrlist *al)
+{
+    for (int i = 0; i < al->n; i++) vc_unref(al->a[i].base);
+    al->n = 0;
+}
+
+static void cta_reset_state(ck *C)
+{
+    if (C->t)
+        for (uint32_t i = 0; i < C->n; i++) {
+            vc_unref(C->t[i].base);
+            free(C->t[i].local_written);
+        }
+    if (C->pend)
+        for (int i = 0; i < C->nwarps * VM_NBAR; i++) arr_clear(&C->pend[i]);
+    for (int i = 0; i < VM_NBAR; i++) { vc_unref(C->bar_join[i]); C->bar_join[i] = NULL; C->bar_done_step[i] = 0; }
+    for (uint32_t i = 0; i < C->nsh_locs; i++) vc_unref(C->sh_locs[i].rel);
+    C->nsh_locs = 0;
+    wtab_clear(&C->sh_sync);
+}
+
+static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
+{
+    ck *C = ctx;
+    if (!C->t) {
+        C->n = L->nthreads;
+        C->nwarps = L->nwarps;
+        memcpy(C->block, L->cfg.block, sizeof C->block);
+        C->t = calloc(C->n, sizeof *C->t);
+        C->pend = calloc((size_t)C->nwarps * VM_NBAR, sizeof *C->pend);
+        C->shared_size = L->shared_size;
+        C->sh = calloc(C->shared_size / 4 + 2, sizeof *C->sh);
+        C->sh_written = calloc(C->shared_size / 8 + 2, 1);
+        C->local_size = L->cfg.local_size;
+        if (!C->t || !C->pend || !C->sh || !C->sh_written) abort();
+    } else {
+        cta_reset_state(C);
+        memset(C->sh, 0, (C->shared_size / 4 + 2) * sizeof *C->sh);
+        memset(C->sh_written, 0, C->shared_size / 8 + 2);
+    }
+    C->cta = cta->linear;
+    memcpy(C->ctaid, cta->ctaid, sizeof C->ctaid);
+    vc *z = vc_new(C->n);
+    z->refs = C->n;
+    for (uint32_t i = 0; i < C->n; i++) {
+        memset(&C->t[i], 0, sizeof C->t[i]);
+        C->t[i].clk = 1;
+        C->t[i].base = z;
+    }
+}
+
+/* ---- vector clock operations on threads ------------------------------------------- */
+
+static uint32_t vget(const ck *C, uint32_t t, uint32_t u)
+{
+    return u == t ? C->t[t].clk : C->t[t].base->v[u];
+}
+
+/* Makes thread t's base private (copy-on-write). */
+static vc *own_base(ck *C, uint32_t t)
+{
+    vc *b = C->t[t].base;
+    if (b->refs > 1) {
+        vc *x = vc_copy(b);
+        b->refs--;
+        C->t[t].base = x;
+        b = x;
+    }
+    return b;
+}
+
+/* Join of a set of (thread, clock, base) into a new vector. */
+typedef struct jsrc { uint32_t tid, clk; vc *base; } jsrc;
+
+static vc *join(ck *C, const jsrc *s, int n)
+{
+    vc *J = vc_new(C->n);
+    vc *seen[64];
+    int ns = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < ns && seen[k] != s[i].base) k++;
+        if (k < ns) continue;
+        if (ns < 64) seen[ns++] = s[i].base;
+        vc_max(J, s[i].base);
+    }
+    for (int i = 0; i < n; i++) if (s[i].clk > J->v[s[i].tid]) J->v[s[i].tid] = s[i].clk;
+    return J;
+}
+
+static void assign(ck *C, uint32_t t, vc *J)
+{
+    J->refs++;
+    vc_unref(C->t[t].base);
+    C->t[t].base = J;
+}
+
+/* ---- race detection --------------------------------------------------------------- */
+
+static int hb(const ck *C, const rec *r, uint32_t t)
+{
+    if (r->cta == C->cta) return r->clk <= vget(C, t, r->tid);
+    return fm_get(C->t[t].base, r->cta) >= r->seq;
+}
+
+static int same_thread(const ck *C, const rec *r, uint32_t t) { return r->cta == C->cta && r->tid == t; }
+
+/* Conflicting marked accesses that are synchronisation, not races. */
+static int benign(const rec *r, int flags, int fenced)
+{
+    int pm = r->flags & MARKED, cm = flags & MARKED;
+    if (!pm || !cm) return 0;
+    if ((r->flags | flags) & VM_ACC_ATOMIC) return 1;
+    return (r->flags & REC_FENCED) || fenced;
+}
+
+static const char *acc_name(int flags)
+{
+    if (flags & VM_ACC_ATOMIC) return "atomic";
+    if (flags & VM_ACC_WRITE) return flags & VM_ACC_VOLATILE ? "volatile write" : "write";
+    return flags & VM_ACC_VOLATILE ? "volatile read" : "read";
+}
+
+static void report_race(ck *C, vm_launch *L, int space, uint64_t addr, uint32_t t, uint32_t pc, int flags, const rec *r)
+{
+    char key[96];
+    uint32_t a = pc < r->pc ? pc : r->pc, b = pc < r->pc ? r->pc : pc;
+    snprintf(key, sizeof key, "race:%u:%u", a, b);
+    chk_finding *f = add_finding(C->res, C->max_findings, CHK_RACE, key, C->seed, C->schedule);
+    if (!f) return;
+    site_set(C, L, &f->at, pc, t, C->cta, acc_name(flags));
+    site_set(C, L, &f->other, r->pc, r->tid, r->cta, acc_name(r->flags));
+    const char *sp = space == BC_SP_SHARED ? "shared" : "global";
+    if (r->cta != C->cta)
+        snprintf(f->msg, sizeof f->msg,
+                 "%s of %s memory at 0x%llx races with a %s by block (%u,%u,%u) thread (%u,%u,%u): "
+                 "blocks are not ordered without a fence and an atomic or volatile flag",
+                 acc_name(flags), sp, (unsigned long long)addr, acc_name(r->flags), f->other.cta[0], f->other.cta[1],
+                 f->other.cta[2], f->other.tid[0], f->other.tid[1], f->other.tid[2]);
+    else
+        snprintf(f->msg, sizeof f->msg,
+                 "%s of %s memory at 0x%llx races with a %s by thread (%u,%u,%u)%s: no barrier, __syncwarp or "
+                 "fenced flag orders them",
+                 acc_name(flags), sp, (unsigned long long)addr, acc_name(r->flags), f->other.tid[0], f->other.tid[1],
+                 f->other.tid[2], r->tid / 32 == t / 32 ? " of the same warp" : "");
+}
+
+static void check_word(ck *C, vm_launch *L, shadow *s, int space, uint64_t addr, uint32_t t, uint32_t pc, int flags,
+                       uint8_t bytes)
+{
+    int fenced = C->t[t].fenced;
+    int write = (flags & VM_ACC_WRITE) != 0;
+    const rec *bad = NULL;
+    if ((s->w.flags & REC_VALID) && (s->w.bytes & bytes) && !same_thread(C, &s->w, t) && !benign(&s->w, flags, fenced) &&
+        !hb(C, &s->w, t))
+        bad = &s->w;
+    if (write && !bad)
+        for (int i = 0; i < CHK_NREADS; i++) {
+            rec *r = &s->r[i];
+            if ((r->flags & REC_VALID) && (r->bytes & bytes) && !same_thread(C, r, t) && !benign(r, flags, fenced) &&
+                !hb(C, r, t)) { bad = r; break; }
+        }
+    if (bad) report_race(C, L, space, addr, t, pc, flags, bad);
+    rec nr = { C->seq, C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)), bytes };
+    if (write) {
+        s->w = nr;
+        for (int i = 0; i < CHK_NREADS; i++) if (s->r[i].bytes & bytes) s->r[i].flags = 0;
+        return;
+    }
+    int slot = -1;
+    for (int i = 0; i < CHK_NREADS; i++) {
+        rec *r = &s->r[i];
+        if ((r->flags & REC_VALID) && (same_thread(C, r, t) || (r->bytes == bytes && hb(C, r, t)))) r->flags = 0;
+        if (!(r->flags & REC_VALID) && slot < 0) slot = i;
+    }
+    if (slot < 0) {
+        slot = 0;
+        for (int i = 1; i < CHK_NREADS; i++) if (s->r[i].seq < s->r[slot].seq) slot = i;
+    }
+    s->r[slot] = nr;
+}
+
+static shadow *global_shadow(ck *C, uint64_t word)
+{
+    int ins;
+    uint32_t i = wtab_get(&C->gl, word, C->ngl + 1, &ins);
+    if (ins) {
+        if (C->ngl == C->capgl) {
+            C->capgl = C->capgl ? C->capgl * 2 : 1024;
+            C->gl_pool = realloc(C->gl_pool, (size_t)C->capgl * sizeof *C->gl_pool);
+            if (!C->gl_pool) abort();
+        }
+        memset(&C->gl_pool[C->ngl], 0, sizeof *C->gl_pool);
+        C->ngl++;
+    }
+    return &C->gl_pool[i - 1];
+}
+
+/* ---- flags: release and acquire ------------------------------------------------------ */
+
+static syncloc *sync_loc(ck *C, int space, uint64_t word, int create)
+{
+    wtab *t = space == BC_SP_SHARED ? &C->sh_sync : &C->gl_sync;
+    syncloc **pool = space == BC_SP_SHARED ? &C->sh_locs : &C->gl_locs;
+    uint32_t *np = space == BC_SP_SHARED ? &C->nsh_locs : &C->ngl_locs;
+    uint32_t *cp = space == BC_SP_SHARED ? &C->capsh_locs : &C->capgl_locs;
+    if (!create) { uint32_t i = wtab_lookup(t, word); return i ? &(*pool)[i - 1] : NULL; }
+    int ins;
+    uint32_t i = wtab_get(t, word, *np + 1, &ins);
+    if (ins) {
+        if (*np == *cp) {
+            *cp = *cp ? *cp * 2 : 64;
+            *pool = realloc(*pool, (size_t)*cp * sizeof **pool);
+            if (!*pool) abort();
+        }
+        memset(&(*pool)[*np], 0, sizeof **pool);
+        (*np)++;
+    }
+    return &(*pool)[i - 1];
+}
+
+static void release(ck *C, int space, uint64_t word, uint32_t t)
+{
+    thr *T = &C->t[t];
+    syncloc *s = sync_loc(C, space, word, 1);
+    if (!s->rel) s->rel = vc_new(C->n);
+    else if (s->rel_cta != C->cta) {
+        fm_put(s->rel, s->rel_cta, s->rel_seq);
+        memset(s->rel->v, 0, (size_t)C->n * sizeof(uint32_t));
+    }
+    vc_max(s->rel, T->base);
+    if (T->fence_clk > s->rel->v[t]) s->rel->v[t] = T->fence_clk;
+    s->rel_cta = C->cta;
+    if (T->fence_seq > s->rel_seq) s->rel_seq = T->fence_seq;
+}
+
+static void acquire(ck *C, int space, uint64_t word, uint32_t t)
+{
+    syncloc *s = sync_loc(C, space, word, 0);
+    if (!s || !s->rel) return;
+    vc *b = own_base(C, t);
+    if (s->rel_cta == C->cta) vc_max(b, s->rel);
+    else {
+        fm_put(b, s->rel_cta, s->rel_seq);
+        for (int i = 0; i < s->rel->nfm; i++) fm_put(b, s->rel->fm[i].cta, s->rel->fm[i].seq);
+    }
+}
+
+/* ---- hooks ----------------------------------------------------------------------------- */
+
+static void report_uninit(ck *C, vm_launch *L, const char *space, uint64_t addr, int size, uint32_t t, uint32_t pc)
+{
+    char key[96];
+    snprintf(key, sizeof key, "uninit:%u", pc);
+    chk_finding *f = add_finding(C->res, C->max_findings, CHK_UNINIT, key, C->seed, C->schedule);
+    if (!f) return;
+    site_set(C, L, &f->at, pc, t, C->cta, "read");
+    snprintf(f->msg, sizeof f->msg, "read of %d bytes of %s memory at 0x%llx that %s wrote", size, space,
+             (unsigned long long)addr, !strcmp(space, "local") ? "this thread never" : "no thread of the block");
+}
+
+static int bits_all_set(const uint8_t *bm, uint64_t a, int n)
+{
+    for (int i = 0; i < n; i++) if (!(bm[(a + (uint64_t)i) >> 3] & (1u << ((a + (uint64_t)i) & 7)))) return 0;
+    return 1;
+}
+
+static void bits_set(uint8_t *bm, uint64_t a, int n)
+{
+    for (int i = 0; i < n; i++) bm[(a + (uint64_t)i) >> 3] |= (uint8_t)(1u << ((a + (uint64_t)i) & 7));
+}
+
+static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
+                     int size, int flags)
+{
+    ck *C = ctx;
+    (void)cta;
+    uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
+    if (t >= C->n || size <= 0) return;
+    C->seq++;
+    if (space == BC_SP_LOCAL) {
+        if (addr + (uint64_t)size > C->local_size) return;
+        thr *T = &C->t[t];
+        if (!T->local_written) {
+            T->local_written = calloc(C->local_size / 8 + 1, 1);
+            if (!T->local_written) abort();
+        }
+        if ((flags & VM_ACC_READ) && !bits_all_set(T->local_written, addr, size))
+            report_uninit(C, L, "local", addr, size, t, pc);
+        if (flags & VM_ACC_WRITE) bits_set(T->local_written, addr, size);
+        return;
+    }
+    if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
+    if (space == BC_SP_SHARED) {
+        if (addr + (uint64_t)size > C->shared_size) return;
+        if ((flags & VM_ACC_READ) && !bits_all_set(C->sh_written, addr, size))
+            report_uninit(C, L, "shared", addr, size, t, pc);
+        if (flags & VM_ACC_WRITE) bits_set(C->sh_written, addr, size);
+    }
+    for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
+        uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
+        uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
+        shadow *s = space == BC_SP_SHARED ? &C->sh[wd] : global_shadow(C, wd);
+        check_word(C, L, s, space, addr, t, pc, flags, bytes);
+        if (flags & MARKED) {
+            if (flags & VM_ACC_READ) acquire(C, space, wd, t);
+            if ((flags & VM_ACC_WRITE) && C->t[t].fenced) release(C, space, wd, t);
+        }
+    }
+}
+
+static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
+{
+    ck *C = ctx;
+    (void)L; (void)cta; (void)pc;
+    C->seq++;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(mm);
+        if (t >= C->n) continue;
+        thr *T = &C->t[t];
+        T->fenced = 1;
+        T->fence_seq = C->seq;
+        T->fence_clk = T->clk;
+        T->clk++;
+    }
+}
+
+static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
+{
+    ck *C = ctx;
+    (void)cta;
+    C->steps++;
+    const bc_insn *I = &L->code[pc];
+    if (I->op == OP_ACTIVEMASK) C->ran_activemask = 1;
+    if (I->op != OP_BAR) return 0;
+    if (C->S.adversarial && (I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live) {
+        /* a split group ran ahead to an aligned barrier: pause it there while
+         * other lanes of the warp can still come (h_pick then holds it) */
+        for (uint32_t mm = w->live & ~lanes; mm; mm &= mm - 1)
+            if (w->state[__builtin_ctz(mm)] == LANE_READY && C->pauses < 1000) { C->pauses++; return 1; }
+    }
+    C->pauses = 0;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
+        uint64_t id = w->R[I->a + (uint32_t)l];
+        if (id >= VM_NBAR || t >= C->n) continue;
+        arrlist *al = &C->pend[w->id * VM_NBAR + (int)id];
+        if (al->n == al->cap) {
+            al->cap = al->cap ? al->cap * 2 : 32;
+            al->a = realloc(al->a, (size_t)al->cap * sizeof *al->a);
+            if (!al->a) abort();
+        }
+        thr *T = &C->t[t];
+        T->base->refs++;
+        al->a[al->n++] = (arrival){ t, T->clk, pc, (I->flags & BC_IF_ALIGNED) != 0, T->base };
+        T->clk++;
+    }
+    return 0;
+}
+
+static void barrier_complete(ck *C, vm_launch *L, vm_cta *cta, int id)
+{
+    uint32_t warps = cta->bar[id].warps;
+    int n = 0;
+    for (uint32_t ww = warps; ww; ww &= ww - 1) n += C->pend[__builtin_ctz(ww) * VM_NBAR + id].n;
+    jsrc *s = malloc((size_t)(n ? n : 1) * sizeof *s);
+    if (!s) abort();
+    int k = 0, aligned = 0;
+    uint32_t pc0 = UINT32_MAX, pc1 = UINT32_MAX, t1 = 0;
+    for (uint32_t ww = warps; ww; ww &= ww - 1) {
+        arrlist *al = &C->pend[__builtin_ctz(ww) * VM_NBAR + id];
+        for (int i = 0; i < al->n; i++) {
+            arrival *a = &al->a[i];
+            s[k++] = (jsrc){ a->tid, a->clk, a->base };
+            aligned |= a->aligned;
+            if (pc0 == UINT32_MAX) pc0 = a->pc;
+            else if (a->pc != pc0 && pc1 == UINT32_MAX) { pc1 = a->pc; t1 = a->tid; }
+        }
+    }
+    vc_unref(C->bar_join[id]);
+    C->bar_join[id] = join(C, s, k);
+    free(s);
+    for (uint32_t ww = warps; ww; ww &= ww - 1) arr_clear(&C->pend[__builtin_ctz(ww) * VM_NBAR + id]);
+    if (aligned && pc1 != UINT32_MAX) {
+        char key[96];
+        uint32_t a = pc0 < pc1 ? pc0 : pc1, b = pc0 < pc1 ? pc1 : pc0;
+        snprintf(key, sizeof key, "barrier:split:%u:%u", a, b);
+        chk_finding *f = add_finding(C->res, C->max_findings, CHK_BARRIER, key, C->seed, C->schedule);
+        if (f) {
+            site_set(C, L, &f->at, pc1, t1, C->cta, "barrier");
+            site_set(C, L, &f->other, pc0, 0, C->cta, "barrier");
+            f->other.has_thread = 0;
+            snprintf(f->msg, sizeof f->msg,
+                     "aligned barrier %d completed with threads at different instructions (ptx lines %d and %d): "
+                     "bar.sync/__syncthreads must be reached by the whole block at the same instruction",
+                     id, L->code[pc0].line, L->code[pc1].line);
+        }
+    }
+}
+
+/* Lanes that named others in their mask while those others completed a
+ * different rendezvous: remember, and report if the others never come. */
+static void coll_suspects(ck *C, vm_launch *L, vm_warp *w, uint32_t P)
+{
+    int first = __builtin_ctz(P);
+    uint32_t M = w->coll_mask[first];
+    uint32_t pcP = w->pc[first] - 1;
+    for (int l = 0; l < BC_WARP; l++) {
+        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
+        if (t >= C->n) break;
+        thr *T = &C->t[t];
+        if (P & BIT(l)) {
+            /* l completes: were lanes it named elsewhere, and did they exit instead of joining? */
+            uint32_t gone = T->suspect & ~P & ~w->live & M;
+            if (gone) {
+                char key[96];
+                snprintf(key, sizeof key, "mask:gone:%u:%u", pcP, T->suspect_pc);
+                chk_finding *f = add_finding(C->res, C->max_findings, CHK_MASK, key, C->seed, C->schedule);
+                if (f) {
+                    site_set(C, L, &f->at, pcP, t, C->cta, "collective");
+                    site_set(C, L, &f->other, T->suspect_pc, (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(gone),
+                             C->cta, "collective");
+                    snprintf(f->msg, sizeof f->msg,
+                             "%s with membermask 0x%08x completed without lanes 0x%08x of the mask: they took part in "
+                             "another collective with a different mask and exited (lanes of one mask must execute the "
+                             "same collectives)",
+                             bc_op_name[L->code[pcP].op], M, gone);
+                }
+            }
+            T->suspect = 0;
+            continue;
+        }
+        if (w->state[l] == LANE_WAIT_COLL && (w->coll_mask[l] & P) && w->coll_mask[l] != M) {
+            T->suspect |= w->coll_mask[l] & P;
+            T->suspect_pc = pcP;
+        }
+    }
+}
+
+static void h_sync(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, int id)
+{
+    ck *C = ctx;
+    if (id >= 0) {
+        if (C->bar_done_step[id] != C->steps || !C->bar_join[id]) {
+            barrier_complete(C, L, cta, id);
+            C->bar_done_step[id] = C->steps;
+        }
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(mm);
+            if (t < C->n) assign(C, t, C->bar_join[id]);
+        }
+        return;
+    }
+    if (!lanes) return;
+    jsrc s[BC_WARP];
+    int k = 0;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(mm);
+        if (t < C->n) s[k++] = (jsrc){ t, C->t[t].clk, C->t[t].base };
+    }
+    vc *J = join(C, s, k);
+    for (int i = 0; i < k; i++) { assign(C, s[i].tid, J); C->t[s[i].tid].clk++; }
+    vc_unref(J);
+    coll_suspects(C, L, w, lanes);
+}
+
+static uint32_t shfl_src(int l, uint32_t b, uint32_t c, int mode)
+{
+    uint32_t off = b & 31, seg = (c >> 8) & 31, first = (uint32_t)l & seg;
+    switch (mode) {
+    case BC_SHFL_UP: return (uint32_t)(l - (int)off) & 31;
+    case BC_SHFL_DOWN: return (uint32_t)(l + (int)off) & 31;
+    case BC_SHFL_BFLY: return (uint32_t)(l ^ (int)off) & 31;
+    default: return (first | (off & ~seg)) & 31;
+    }
+}
+
+static void h_misuse(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, const char *kind,
+                     const char *msg)
+{
+    ck *C = ctx;
+    (void)cta;
+    uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
+    const bc_insn *I = &L->code[pc];
+    chk_kind k = !strcmp(kind, "mask") ? CHK_MASK : CHK_BARRIER;
+    char text[512];
+    snprintf(text, sizeof text, "%s", msg);
+    if (I->op == OP_SHFL && strstr(msg, "source lane")) {
+        uint32_t M = w->coll_mask[lane];
+        uint32_t j = shfl_src(lane, (uint32_t)w->R[I->b + (uint32_t)lane], (uint32_t)w->R[I->c + (uint32_t)lane], I->m1);
+        int exited = !(w->live & BIT(j));
+        if (M & BIT(j)) {
+            if (!exited) return;
+            snprintf(text, sizeof text, "shfl.sync in lane %d reads lane %u, which is in the membermask 0x%08x but has %s",
+                     lane, j, M, (w->present & BIT(j)) ? "exited" : "no thread (partial warp)");
+        } else {
+            /* Reading past the end of a partial mask with up/down/bfly (the
+             * tail of a reduction over the first n lanes) is the idiom the
+             * CUDA guide shows; reading a lane inside the mask's span, or
+             * naming a lane outside the mask with idx, is the bug. */
+            int lo = __builtin_ctz(M), hi = 31 - __builtin_clz(M);
+            if (I->m1 != BC_SHFL_IDX && ((int)j < lo || (int)j > hi)) return;
+            snprintf(text, sizeof text,
+                     "shfl.sync in lane %d reads lane %u, which is outside the membermask 0x%08x (%s): the value is undefined",
+                     lane, j, M, exited ? "and has exited" : "it runs elsewhere");
+        }
+    } else if (strstr(msg, "not in its own membermask")) {
+        snprintf(text, sizeof text, "lane %d executes %s with membermask 0x%08x, which does not contain the lane itself",
+                 lane, bc_op_name[I->op], (uint32_t)w->R[I->x + (uint32_t)lane]);
+    }
+    char key[96];
+    snprintf(key, sizeof key, "%s:%u:%.60s", kind, pc, msg);
+    chk_finding *f = add_finding(C->res, C->max_findings, k, key, C->seed, C->schedule);
+    if (!f) return;
+    site_set(C, L, &f->at, pc, t, C->cta, k == CHK_MASK ? "collective" : "barrier");
+    snprintf(f->msg, sizeof f->msg, "%s", text);
+}
+
+/* ---- the adversarial scheduler ------------------------------------------------------- */
+
+static int rnd_pct(sched *S, int pct) { return pct > 0 && (int)(splitmix(&S->rng) % 100) < pct; }
+
+static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
+{
+    ck *C = ctx;
+    sched *S = &C->S;
+    if (cta->nwarps > 1 && rnd_pct(S, S->skip_pct)) return 0;
+    uint32_t pcs[BC_WARP], grp[BC_WARP];
+    int np = 0, held = 0;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        int k = 0;
+        while (k < np && pcs[k] != w->pc[l]) k++;
+        if (k == np) { pcs[np] = w->pc[l]; grp[np++] = 0; }
+        grp[k] |= BIT(l);
+    }
+    /* an aligned barrier waits for the whole warp while other lanes can still come */
+    uint32_t cand[BC_WARP];
+    int nc = 0;
+    for (int k = 0; k < np; k++) {
+        const bc_insn *I = &L->code[pcs[k]];
+        if (I->op == OP_BAR && (I->flags & BC_IF_ALIGNED) && grp[k] != w->live) { held++; continue; }
+        cand[nc++] = (uint32_t)k;
+    }
+    int pick;
+    if (!nc) {
+        pick = 0;
+        for (int k = 1; k < np; k++) if (pcs[k] < pcs[pick]) pick = k;
+    } else {
+        int lo = (int)cand[0], hi = (int)cand[0];
+        for (int i = 1; i < nc; i++) {
+            if (pcs[cand[i]] < pcs[lo]) lo = (int)cand[i];
+            if (pcs[cand[i]] > pcs[hi]) hi = (int)cand[i];
+        }
+        if (rnd_pct(S, S->low_pct)) pick = lo;
+        else if (rnd_pct(S, S->high_pct)) pick = hi;
+        else pick = (int)cand[splitmix(&S->rng) % (uint64_t)nc];
+    }
+    uint32_t g = grp[pick];
+    *pc = pcs[pick];
+    const bc_insn *I = &L->code[*pc];
+    if (__builtin_popcount(g) > 1 && !(I->op == OP_BAR && (I->flags & BC_IF_ALIGNED))) {
+        if (rnd_pct(S, S->single_pct)) {
+            int n = __builtin_popcount(g), k = (int)(splitmix(&S->rng) % (uint64_t)n);
+            uint32_t mm = g;
+            while (k--) mm &= mm - 1;
+            g = BIT(__builtin_ctz(mm));
+        } else if (rnd_pct(S, S->split_pct)) {
+            uint32_t sub = g & (uint32_t)splitmix(&S->rng);
+            if (sub) g = sub;
+        }
+    }
+    return g;
+}
+
+static void sched_init(sched *S, uint64_t seed, int *slice)
+{
+    memset(S, 0, sizeof *S);
+    *slice = 0;
+    if (!seed) return;
+    S->adversarial = 1;
+    S->rng = seed;
+    uint64_t r = splitmix(&S->rng);
+    static const int split[] = { 30, 60, 90, 100 }, single[] = { 0, 10, 40, 80 }, low[] = { 0, 20, 50, 80 },
+                     high[] = { 0, 30, 60 }, skip[] = { 0, 10, 30, 50 }, sl[] = { 1, 2, 4, 8, 32 };
+    S->split_pct = split[r % 4];
+    S->single_pct = single[(r >> 8) % 4];
+    S->low_pct = low[(r >> 16) % 4];
+    S->high_pct = high[(r >> 24) % 3];
+    S->skip_pct = skip[(r >> 32) % 4];
+    *slice = sl[(r >> 40) % 5];
+}
+
+/* ---- after a schedule ------------------------------------------------------------------ */
+
+static void launch_site(const rt_case *c, const ptxemu_module *m, chk_site *s)
+{
+    memset(s, 0, sizeof *s);
+    int k = bc_find_func(m->bc, c->kernel);
+    if (k < 0) return;
+    const bc_func *f = &m->bc->funcs[k];
+    s->valid = 1;
+    s->pc = f->pc_begin;
+    for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++)
+        if (m->bc->code[pc].src >= 0) { s->pc = pc; break; }
+}
+
+static void fault_site(const rt_run_result *rr, chk_site *s, const char *access)
+{
+    memset(s, 0, sizeof *s);
+    s->valid = 1;
+    s->pc = rr->fault.pc;
+    s->has_thread = 1;
+    memcpy(s->cta, rr->fault.cta, sizeof s->cta);
+    memcpy(s->tid, rr->fault.tid, sizeof s->tid);
+    s->access = access;
+}
+
+/* Turns how a schedule ended into findings; returns 1 if it explained the end. */
+static int classify_end(ck *C, const rt_run_result *rr)
+{
+    char key[96];
+    chk_finding *f;
+    if (rr->status == VM_DEADLOCK) {
+        const char *rep = rr->fault.report ? rr->fault.report : "";
+        int coll = strstr(rep, "waiting in ") != NULL;
+        snprintf(key, sizeof key, "deadlock:%u", rr->fault.pc);
+        f = add_finding(C->res, C->max_findings, CHK_DEADLOCK, key, C->seed, C->schedule);
+        if (f) {
+            fault_site(rr, &f->at, "blocked");
+            snprintf(f->msg, sizeof f->msg, "%s%s", rr->fault.msg,
+                     coll ? " (lanes wait in warp collectives that can never complete)" : "");
+            f->detail = strdup(rep);
+        }
+        if (coll) {
+            snprintf(key, sizeof key, "mask:deadlock:%u", rr->fault.pc);
+            f = add_finding(C->res, C->max_findings, CHK_MASK, key, C->seed, C->schedule);
+            if (f) {
+                fault_site(rr, &f->at, "blocked");
+                snprintf(f->msg, sizeof f->msg,
+                         "lanes named in a membermask wait in a different collective, with a different mask, or at a "
+                         "barrier, so the collective never completes");
+                f->detail = strdup(rep);
+            }
+        }
+        return 1;
+    }
+    if (rr->status == VM_FAULT) {
+        const char *m = rr->fault.msg;
+        int ours = !strncmp(m, "misaligned", 10) || strstr(m, "past the end of") || strstr(m, "inside freed") ||
+                   strstr(m, "in shared space") || strstr(m, "in local space") ||
+                   (strstr(m, "illegal address") && strstr(m, "generic space") && !strstr(m, "not in any allocation") &&
+                    !strstr(m, "null pointer"));
+        if (!ours) return 0;
+        snprintf(key, sizeof key, "memory:%u", rr->fault.pc);
+        f = add_finding(C->res, C->max_findings, CHK_MEMORY, key, C->seed, C->schedule);
+        if (f) {
+            fault_site(rr, &f->at, strstr(m, " write ") ? "write" : "read");
+            snprintf(f->msg, sizeof f->msg, "%s", m);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+static void ck_free(ck *C)
+{
+    cta_reset_state(C);
+    free(C->t);
+    if (C->pend) for (int i = 0; i < C->nwarps * VM_NBAR; i++) free(C->pend[i].a);
+    free(C->pend);
+    free(C->sh);
+    free(C->sh_written);
+    wtab_free(&C->sh_sync);
+    free(C->sh_locs);
+    wtab_free(&C->gl);
+    free(C->gl_pool);
+    for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
+    free(C->gl_locs);
+    wtab_free(&C->gl_sync);
+}
+
+int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags)
+{
+    memset(r, 0, sizeof *r);
+    r->case_path = c->case_path;
+    r->base_seed = o->seed;
+    char *text = NULL;
+    size_t len = 0;
+    r->mod = ptxemu_load(c->ptx_path, diags, &text, &len);
+    free(text);
+    if (!r->mod) return PTXEMU_EXIT_PTX;
+    int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
+    int maxf = o->max_findings > 0 ? o->max_findings : CHK_DEFAULT_MAX_FINDINGS;
+    vm_hooks H;
+    memset(&H, 0, sizeof H);
+    H.access = h_access;
+    H.fence = h_fence;
+    H.cta_begin = h_cta_begin;
+    H.sync = h_sync;
+    H.misuse = h_misuse;
+    H.step = step;
+    uint64_t hash0 = 0, seed0 = 0;
+    int have_hash = 0, code0 = PTXEMU_EXIT_OK, explained0 = 1;
+    for (int k = 0; k < nsched; k++) {
+        ck C;
+        memset(&C, 0, sizeof C);
+        C.res = r;
+        C.max_findings = maxf;
+        C.seed = chk_schedule_seed(o->seed, k);
+        C.schedule = k;
+        H.ctx = &C;
+        rt_run_opts ro;
+        memset(&ro, 0, sizeof ro);
+        int slice;
+        sched_init(&C.S, C.seed, &slice);
+        H.pick = C.S.adversarial ? h_pick : NULL;
+        ro.hooks = &H;
+        ro.seed = C.seed;
+        ro.slice = slice;
+        ro.cta_order_seed = C.seed;
+        ro.timeout = o->timeout > 0 ? o->timeout : 30;
+        ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
+        ro.libs = o->libs;
+        ro.nlibs = o->nlibs;
+        rt_run_result rr;
+        int code = rt_run_case(c, &ro, 0, &rr, diags);
+        r->schedules++;
+        if (code == PTXEMU_EXIT_PTX || code == PTXEMU_EXIT_USAGE) {
+            snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
+            rt_run_result_free(&rr);
+            ck_free(&C);
+            return code;
+        }
+        int explained = classify_end(&C, &rr);
+        if (rr.status == VM_LIMIT) r->limited++;
+        if (k == 0) {
+            r->status = rr.status;
+            code0 = code;
+            explained0 = explained || rr.status == VM_OK;
+            if (rr.status != VM_OK) snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
+        }
+        if (rr.status == VM_OK) {
+            if (!have_hash) { have_hash = 1; hash0 = rr.buffers_hash; seed0 = C.seed; }
+            else if (rr.buffers_hash != hash0) {
+                char key[96];
+                snprintf(key, sizeof key, "schedule");
+                chk_finding *f = add_finding(r, maxf, CHK_SCHEDULE, key, C.seed, k);
+                if (f) {
+                    launch_site(c, r->mod, &f->at);
+                    snprintf(f->msg, sizeof f->msg,
+                             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
+                             "seed %llu gives %016llx",
+                             (unsigned long long)seed0, (unsigned long long)hash0, (unsigned long long)C.seed,
+                             (unsigned long long)rr.buffers_hash);
+                }
+            }
+        }
+        rt_run_result_free(&rr);
+        ck_free(&C);
+    }
+    if (r->nfindings) return PTXEMU_EXIT_MISMATCH;
+    return explained0 ? PTXEMU_EXIT_OK : code0;
+}
+
+void chk_result_free(chk_result *r)
+{
+    for (int i = 0; i < r->nfindings; i++) free(r->findings[i].detail);
+    free(r->findings);
+    if (r->mod) ptxemu_module_free(r->mod);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,99 @@
+/* check.h — the warp-synchronous bug checker behind `ptxemu check`.
+ *
+ * chk_run runs one launch (an rt_case) under several schedules — the
+ * hardware-like one and seeded adversarial ones — with VM hooks that look
+ * for data races (vector clocks per thread, shadow memory for shared and
+ * global words), reads of memory nothing wrote, misused membermasks and
+ * barriers, deadlocks, faults and results that depend on the schedule.
+ * The design and the finding kinds are described in docs/CHECKING.md.
+ *
+ * Seeds: schedule k of a run with base seed S uses chk_schedule_seed(S, k)
+ * (S itself for k = 0).  Seed 0 is the hardware-like schedule (no pick
+ * hook, CTAs in linear order); any other seed is an adversarial schedule
+ * whose every choice comes from that seed, so `--seed X --schedules 1`
+ * replays the schedule that used X.
+ *
+ * Ownership: a chk_result owns its findings and the module it loaded to
+ * describe locations (chk_result_free); the rt_case and options are
+ * borrowed.  Library code: nothing here exits; the writers print only to
+ * the FILE they are given.
+ */
+#ifndef PTXEMU_CHECK_H
+#define PTXEMU_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "runcase.h"
+
+typedef enum chk_kind {
+    CHK_RACE, CHK_DEADLOCK, CHK_MASK, CHK_BARRIER, CHK_MEMORY, CHK_UNINIT, CHK_SCHEDULE,
+    CHK_NKINDS
+} chk_kind;
+
+/* "race", "deadlock", "mask", "barrier", "memory", "uninit", "schedule". */
+extern const char *const chk_kind_names[CHK_NKINDS];
+
+/* One side of a finding: an instruction executed by one thread. */
+typedef struct chk_site {
+    int valid;                   /* 0: this side is absent */
+    uint32_t pc;
+    int has_thread;              /* cta/tid are meaningful */
+    uint32_t cta[3], tid[3];
+    const char *access;          /* "read", "write", "atomic", ... or NULL */
+} chk_site;
+
+typedef struct chk_finding {
+    chk_kind kind;
+    char msg[512];               /* one line */
+    char *detail;                /* extra lines (deadlock report), malloc'd, or NULL */
+    chk_site at, other;
+    uint64_t seed;               /* the schedule seed that first showed it */
+    int schedule;                /* its schedule number */
+    uint64_t count;              /* dynamic occurrences over all schedules */
+    char key[96];                /* deduplication key (kind, static site) */
+} chk_finding;
+
+typedef struct chk_opts {
+    int schedules;               /* 0: CHK_DEFAULT_SCHEDULES */
+    uint64_t seed;               /* base seed (0: start with the hardware-like schedule) */
+    int max_findings;            /* distinct findings kept; 0: CHK_DEFAULT_MAX_FINDINGS */
+    double timeout;              /* seconds per schedule; 0: default */
+    const char *const *libs;     /* --load libraries for .extern functions */
+    int nlibs;
+} chk_opts;
+
+#define CHK_DEFAULT_SCHEDULES 12
+#define CHK_DEFAULT_MAX_FINDINGS 100
+
+typedef struct chk_result {
+    chk_finding *findings;
+    int nfindings, cap;
+    uint64_t dropped;            /* distinct findings beyond max_findings */
+    int schedules;               /* schedules run */
+    int limited;                 /* schedules cut by the time or instruction limit */
+    vm_status status;            /* how schedule 0 ended */
+    char end_msg[1024];          /* schedule 0's failure message, if it did not end ok */
+    uint64_t base_seed;
+    struct ptxemu_module *mod;   /* the module, to describe pcs */
+    const char *case_path;       /* borrowed from the case */
+} chk_result;
+
+/* The seed of schedule k for base seed `base`: base for k = 0, otherwise a
+ * nonzero mix of both (splitmix64 of base + k * 0x9E3779B97F4A7C15). */
+uint64_t chk_schedule_seed(uint64_t base, int k);
+
+/* Runs the checker.  Returns PTXEMU_EXIT_OK (no finding),
+ * PTXEMU_EXIT_MISMATCH (findings), PTXEMU_EXIT_PTX (diags filled),
+ * PTXEMU_EXIT_USAGE (r->end_msg says why), or the exit status of an
+ * abnormal end of schedule 0 that no finding explains (a trap, an assert,
+ * a wild-pointer fault, a limit). */
+int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags);
+void chk_result_free(chk_result *r);
+
+/* Reports.  `replay` is the command line prefix that reruns the launch
+ * (e.g. "ptxemu check case.txt"); the text report appends the seed options. */
+void chk_write_text(const chk_result *r, FILE *f, const char *replay);
+void chk_write_json(const chk_result *r, FILE *f);
+void chk_write_sarif(const chk_result *r, FILE *f);
+
+#endif
