@@ -77,6 +77,11 @@ void ptxemu_device_destroy(ptxemu_device *d)
     memset(d, 0, sizeof *d);
 }
 
+uint64_t ptxemu_malloc(ptxemu_device *d, uint64_t bytes) { return mem_alloc_bytes(&d->mem, bytes, "ptxemu_malloc"); }
+int ptxemu_free(ptxemu_device *d, uint64_t addr) { return mem_free(&d->mem, addr); }
+int ptxemu_memcpy_htod(ptxemu_device *d, uint64_t dst, const void *src, uint64_t bytes) { return mem_write(&d->mem, dst, src, bytes); }
+int ptxemu_memcpy_dtoh(ptxemu_device *d, void *dst, uint64_t src, uint64_t bytes) { return mem_read(&d->mem, src, dst, bytes); }
+
 vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *kernel,
                         const vm_config *cfg, vm_fault *fault, uint64_t *insns)
 {

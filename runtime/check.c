@@ -650,7 +650,7 @@ static void barrier_complete(ck *C, vm_launch *L, vm_cta *cta, int id)
     uint32_t warps = cta->bar[id].warps;
     int n = 0;
     for (uint32_t ww = warps; ww; ww &= ww - 1) n += C->pend[__builtin_ctz(ww) * VM_NBAR + id].n;
-    jsrc *s = malloc((size_t)(n ? n : 1) * sizeof *s);
+    jsrc *s = calloc((size_t)(n ? n : 1), sizeof *s);
     if (!s) abort();
     int k = 0, aligned = 0;
     uint32_t pc0 = UINT32_MAX, pc1 = UINT32_MAX, t1 = 0;
@@ -812,7 +812,7 @@ static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
     ck *C = ctx;
     sched *S = &C->S;
     if (cta->nwarps > 1 && rnd_pct(S, S->skip_pct)) return 0;
-    uint32_t pcs[BC_WARP], grp[BC_WARP];
+    uint32_t pcs[BC_WARP] = { 0 }, grp[BC_WARP] = { 0 };
     int np = 0, held = 0;
     for (uint32_t mm = ready; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);

@@ -51,6 +51,13 @@ void ptxemu_module_free(ptxemu_module *m);
 void ptxemu_device_init(ptxemu_device *d);
 void ptxemu_device_destroy(ptxemu_device *d);
 
+/* Device memory, like cudaMalloc/cudaMemcpy/cudaFree: guest addresses in,
+ * 0 or -1 out (a copy outside one live allocation fails). */
+uint64_t ptxemu_malloc(ptxemu_device *d, uint64_t bytes);
+int ptxemu_free(ptxemu_device *d, uint64_t addr);
+int ptxemu_memcpy_htod(ptxemu_device *d, uint64_t dst, const void *src, uint64_t bytes);
+int ptxemu_memcpy_dtoh(ptxemu_device *d, void *dst, uint64_t src, uint64_t bytes);
+
 /* Launches `kernel` of m on d.  cfg->params is the parameter buffer laid
  * out as the kernel's .param list says (see ptxemu_param_layout). */
 vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *kernel,
