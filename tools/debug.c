@@ -84,13 +84,20 @@ int tool_cmd_debug(int argc, char **argv)
               "[--schedule hw|adversarial] [--echo]\n", stderr);
         return PTXEMU_EXIT_USAGE;
     }
+    /* -x has one dash, so the inline launch arguments would take it: pull it out first */
+    const char *script = NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-x") && i + 1 < argc) { script = argv[++i]; continue; }
+        argv[n++] = argv[i];
+    }
+    argc = n;
     rt_case c;
     int used;
     int e = tool_load_case(argc, argv, &used, &c);
     if (e) return e;
     dbg_opts o;
     memset(&o, 0, sizeof o);
-    const char *script = NULL;
     const char *libs[16];
     int echo = 0;
     for (int i = used; i < argc; i++) {
