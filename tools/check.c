@@ -1,10 +1,91 @@
-/* check.c — `ptxemu check`: the warp-synchronous bug checker (in progress). */
+/* check.c — `ptxemu check`: the warp-synchronous bug checker.
+ *
+ *   ptxemu check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S]
+ *                [--format text|json|sarif] [--output PATH] [--max-findings N]
+ *                [--timeout S] [--load LIB.so]...
+ *
+ * Exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; when there is
+ * no finding but the launch itself ended abnormally for a reason the checker
+ * does not classify (a trap, an assert, a wild pointer, a limit), the status
+ * `run` would give (4, 5, 6).  The engine is runtime/check.c. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
 #include "tools.h"
+
+static int usage_err(const char *msg, const char *arg)
+{
+    fprintf(stderr, "ptxemu check: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+    fprintf(stderr, "usage: ptxemu check CASE.txt | FILE.ptx --kernel K --grid .. --block .. ARG...\n"
+                    "         [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH]\n"
+                    "         [--max-findings N] [--timeout S] [--load LIB.so]...\n");
+    return PTXEMU_EXIT_USAGE;
+}
 
 int tool_cmd_check(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "ptxemu: check is not implemented yet\n");
-    return PTXEMU_EXIT_USAGE;
+    if (argc < 1) return usage_err("missing CASE.txt or FILE.ptx", NULL);
+    rt_case c;
+    int used;
+    int e = tool_load_case(argc, argv, &used, &c);
+    if (e) return e;
+    chk_opts o;
+    memset(&o, 0, sizeof o);
+    const char *format = "text", *output = NULL;
+    const char *libs[16];
+    int nlibs = 0, rc = 0;
+    for (int i = used; i < argc && !rc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!v) { rc = usage_err("option needs a value:", a); break; }
+        if (!strcmp(a, "--schedules")) {
+            o.schedules = (int)strtol(v, &end, 0);
+            if (*end || o.schedules < 1) rc = usage_err("--schedules wants a positive number, not", v);
+        } else if (!strcmp(a, "--seed")) {
+            o.seed = strtoull(v, &end, 0);
+            if (*end) rc = usage_err("--seed wants a number, not", v);
+        } else if (!strcmp(a, "--max-findings")) {
+            o.max_findings = (int)strtol(v, &end, 0);
+            if (*end || o.max_findings < 1) rc = usage_err("--max-findings wants a positive number, not", v);
+        } else if (!strcmp(a, "--timeout")) o.timeout = atof(v);
+        else if (!strcmp(a, "--format")) {
+            format = v;
+            if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) rc = usage_err("unknown format", v);
+        } else if (!strcmp(a, "--output")) output = v;
+        else if (!strcmp(a, "--load")) { if (nlibs < 16) libs[nlibs++] = v; }
+        else rc = usage_err("unknown option", a);
+        i++;
+    }
+    if (rc) { rt_case_free(&c); return rc; }
+    o.libs = libs;
+    o.nlibs = nlibs;
+    diag_list d;
+    diag_init(&d);
+    chk_result r;
+    int code = chk_run(&c, &o, &r, &d);
+    if (code == PTXEMU_EXIT_PTX) {
+        diag_render(&d, NULL, 0, stderr);
+    } else if (code == PTXEMU_EXIT_USAGE) {
+        fprintf(stderr, "ptxemu check: %s\n", r.end_msg);
+    } else {
+        FILE *out = stdout;
+        if (output && !(out = fopen(output, "w"))) {
+            perror(output);
+            code = PTXEMU_EXIT_USAGE;
+        } else {
+            char replay[4096];
+            snprintf(replay, sizeof replay, "ptxemu check %s", c.case_path ? c.case_path : argv[0]);
+            if (!strcmp(format, "json")) chk_write_json(&r, out);
+            else if (!strcmp(format, "sarif")) chk_write_sarif(&r, out);
+            else chk_write_text(&r, out, replay);
+            if (out != stdout) fclose(out);
+            if (!r.nfindings && r.status != VM_OK && r.end_msg[0])
+                fprintf(stderr, "ptxemu check: the launch did not end cleanly (not a checker finding): %s\n", r.end_msg);
+        }
+    }
+    chk_result_free(&r);
+    diag_list_free(&d);
+    rt_case_free(&c);
+    return code;
 }
