@@ -1,9 +1,42 @@
 #!/usr/bin/env bash
-# tests/vm/run.sh — the opcode table check and the VM's own PTX tests
-# (tests/vm/*.ptx carry their launch and expectations in comments, see
-# tests/vm/README.md).  Prints "N passed, N failed".
+# tests/vm/run.sh — the VM's own tests, suite by suite:
+#   opcode table   tests/vm/test_ops.c (names, formats of vm/ops.def)
+#   vm cases       build/ptxemu test tests/vm/cases (instruction-level cases, H200 goldens)
+#   coverage       tests/vm/coverage.sh (every opcode of vm/ops.def used by some test)
+#   ffi            tests/vm/ffi.sh (.extern functions called on the host through libffi)
+# Each suite prints its own lines and "N passed, N failed"; the last line of this
+# script is ONE "N passed, N failed" summing them (tests/run.sh reads only that one).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 mkdir -p build/vmtest
-make -s build/release/libptxemu.a && cc -std=gnu11 -Wall -Wextra -Werror -Ivm -Iparser -Iruntime tests/vm/test_ops.c build/release/libptxemu.a -lffi -lm -ldl -o build/vmtest/test_ops || { echo "0 passed, 1 failed"; exit 1; }
-build/vmtest/test_ops
+total_pass=0 total_fail=0
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+suite() {   # suite NAME COMMAND...
+    local name=$1; shift
+    echo "-- $name"
+    "$@" >"$log" 2>&1
+    # the suite's own total becomes a "# NAME: ..." line, so that only the last line reads as a total
+    sed -E 's/^([0-9]+ passed, [0-9]+ failed)$/# '"$name"': \1/' "$log"
+    local last; last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ -z "$last" ]; then
+        echo "FAIL $name: the suite printed no 'N passed, N failed' line"
+        total_fail=$((total_fail + 1)); return
+    fi
+    local p f; p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+}
+
+build_test_ops() {
+    make -s build/release/libptxemu.a &&
+    cc -std=gnu11 -Wall -Wextra -Werror -Ivm -Iparser -Iruntime tests/vm/test_ops.c build/release/libptxemu.a -lffi -lm -ldl -o build/vmtest/test_ops &&
+    build/vmtest/test_ops
+}
+[ -x build/ptxemu ] || make -s >/dev/null 2>&1
+
+suite "opcode table" build_test_ops
+suite "vm cases" build/ptxemu test tests/vm/cases
+suite "opcode coverage" bash tests/vm/coverage.sh
+suite "ffi" bash tests/vm/ffi.sh
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

@@ -1,4 +1,4 @@
-// Floating point, bit-exact, every rounding mode: f32/f64 add/sub/mul/fma/div/sqrt/rcp with
+// Floating point, bit-exact, every rounding mode (approximate instructions: within a tolerance, in outa / outa64): f32/f64 add/sub/mul/fma/div/sqrt/rcp with
 // .rn/.rz/.rm/.rp (inline PTX and the __fadd_rz-style intrinsics), .ftz / .sat / approx forms,
 // min/max with NaN, conversions float<->int with every rounding, f64->f32, int->float,
 // half / bfloat16 scalar and packed ops and conversions. Thread t takes a = f[t / 16],
@@ -10,6 +10,8 @@
 
 #define K32 168
 #define K64 56
+#define KA 8      // approximate f32 results per thread (outa)
+#define KA64 2    // approximate f64 results per thread (outa64)
 
 #define F2(ins, a, b) ({ float d_; asm volatile(ins " %0, %1, %2;" : "=f"(d_) : "f"(a), "f"(b)); __float_as_uint(d_); })
 #define F3(ins, a, b, c) ({ float d_; asm volatile(ins " %0, %1, %2, %3;" : "=f"(d_) : "f"(a), "f"(b), "f"(c)); __float_as_uint(d_); })
@@ -21,14 +23,16 @@
 #define H2(ins, a, b) ({ uint32_t d_; asm volatile(ins " %0, %1, %2;" : "=r"(d_) : "r"(a), "r"(b)); d_; })
 
 extern "C" __global__ void fp_rounding(const float *f32, const double *f64, const uint16_t *h16,
-                                       uint32_t *out32, uint64_t *out64) {
+                                       uint32_t *out32, uint64_t *out64, uint32_t *outa, uint64_t *outa64) {
     int t = threadIdx.x + blockIdx.x * blockDim.x;
     int ia = t / 16, ib = t % 16, ic = (3 * ia + 5 * ib + 1) % 16;
     float a = f32[ia], b = f32[ib], c = f32[ic];
     double A = f64[ia], B = f64[ib], C = f64[ic];
     uint32_t *o = out32 + t * K32;
     uint64_t *O = out64 + t * K64;
-    int n = 0, m = 0;
+    uint32_t *oa = outa + t * KA;
+    uint64_t *OA = outa64 + t * KA64;
+    int n = 0, m = 0, na = 0, ma = 0;
 
     // f32 arithmetic, four rounding modes
     o[n++] = F2("add.rn.f32", a, b); o[n++] = F2("add.rz.f32", a, b); o[n++] = F2("add.rm.f32", a, b); o[n++] = F2("add.rp.f32", a, b);
@@ -42,8 +46,9 @@ extern "C" __global__ void fp_rounding(const float *f32, const double *f64, cons
     o[n++] = F2("add.rn.ftz.f32", a, b); o[n++] = F2("mul.rn.ftz.f32", a, b); o[n++] = F3("fma.rn.ftz.f32", a, b, c);
     o[n++] = F2("add.rn.sat.f32", a, b); o[n++] = F3("fma.rn.sat.f32", a, b, c); o[n++] = F2("mul.rz.ftz.sat.f32", a, b);
     o[n++] = F2("div.rn.ftz.f32", a, b); o[n++] = F1("sqrt.rn.ftz.f32", a); o[n++] = F1("rcp.rn.ftz.f32", b);
-    o[n++] = F2("div.full.f32", a, b); o[n++] = F2("div.approx.f32", a, b); o[n++] = F2("div.approx.ftz.f32", a, b);
-    o[n++] = F1("sqrt.approx.f32", a); o[n++] = F1("rcp.approx.ftz.f32", b); o[n++] = F1("rsqrt.approx.f32", a);
+    // approximate forms go to the outa buffer, compared within a tolerance (expect-close)
+    oa[na++] = F2("div.full.f32", a, b); oa[na++] = F2("div.approx.f32", a, b); oa[na++] = F2("div.approx.ftz.f32", a, b);
+    oa[na++] = F1("sqrt.approx.f32", a); oa[na++] = F1("rcp.approx.ftz.f32", b); oa[na++] = F1("rsqrt.approx.f32", a);
     // min / max / abs / neg / copysign with NaN and signed zeros
     o[n++] = F2("min.f32", a, b); o[n++] = F2("max.f32", a, b); o[n++] = F2("min.NaN.f32", a, b); o[n++] = F2("max.NaN.f32", a, b);
     o[n++] = F2("min.ftz.f32", a, b); o[n++] = F1("abs.f32", a); o[n++] = F1("neg.f32", a); o[n++] = F1("abs.ftz.f32", a);
@@ -65,7 +70,7 @@ extern "C" __global__ void fp_rounding(const float *f32, const double *f64, cons
     o[n++] = __float_as_uint(__fadd_rz(a, b)); o[n++] = __float_as_uint(__fadd_ru(a, b)); o[n++] = __float_as_uint(__fadd_rd(a, b));
     o[n++] = __float_as_uint(__fsub_rn(a, b)); o[n++] = __float_as_uint(__fmul_ru(a, b)); o[n++] = __float_as_uint(__fmul_rd(a, b));
     o[n++] = __float_as_uint(__fmaf_rz(a, b, c)); o[n++] = __float_as_uint(__fmaf_ru(a, b, c));
-    o[n++] = __float_as_uint(__fdiv_rz(a, b)); o[n++] = __float_as_uint(__fdiv_ru(a, b)); o[n++] = __float_as_uint(__fdividef(a, b));
+    o[n++] = __float_as_uint(__fdiv_rz(a, b)); o[n++] = __float_as_uint(__fdiv_ru(a, b)); oa[na++] = __float_as_uint(__fdividef(a, b));
     o[n++] = __float_as_uint(__fsqrt_rd(a)); o[n++] = __float_as_uint(__frcp_ru(b)); o[n++] = __float_as_uint(__frsqrt_rn(a));
     o[n++] = __float_as_uint(__saturatef(a)); o[n++] = __float_as_uint(a / b); o[n++] = __float_as_uint(sqrtf(a));
     o[n++] = __float_as_uint(fmaxf(a, b)); o[n++] = __float_as_uint(fminf(a, c)); o[n++] = __float_as_uint(rintf(a * 3.5f));
@@ -121,7 +126,7 @@ extern "C" __global__ void fp_rounding(const float *f32, const double *f64, cons
     O[m++] = D3("fma.rn.f64", A, B, C); O[m++] = D3("fma.rz.f64", A, B, C); O[m++] = D3("fma.rm.f64", A, B, C); O[m++] = D3("fma.rp.f64", A, B, C);
     O[m++] = D2("div.rn.f64", A, B); O[m++] = D2("div.rz.f64", A, B); O[m++] = D2("div.rm.f64", A, B); O[m++] = D2("div.rp.f64", A, B);
     O[m++] = D1("sqrt.rn.f64", A); O[m++] = D1("sqrt.rz.f64", A); O[m++] = D1("sqrt.rm.f64", A); O[m++] = D1("sqrt.rp.f64", A);
-    O[m++] = D1("rcp.rn.f64", B); O[m++] = D1("rcp.rz.f64", B); O[m++] = D1("rcp.rp.f64", B); O[m++] = D1("rcp.approx.ftz.f64", B);
+    O[m++] = D1("rcp.rn.f64", B); O[m++] = D1("rcp.rz.f64", B); O[m++] = D1("rcp.rp.f64", B); OA[ma++] = D1("rcp.approx.ftz.f64", B);
     O[m++] = D2("min.f64", A, B); O[m++] = D2("max.f64", A, B); O[m++] = D1("abs.f64", A); O[m++] = D1("neg.f64", A);
     O[m++] = (uint64_t)__double_as_longlong(__dadd_rz(A, B)); O[m++] = (uint64_t)__double_as_longlong(__dmul_ru(A, B));
     O[m++] = (uint64_t)__double_as_longlong(__ddiv_rd(A, B)); O[m++] = (uint64_t)__double_as_longlong(__dsqrt_ru(A));

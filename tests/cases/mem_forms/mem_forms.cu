@@ -66,7 +66,7 @@ extern "C" __global__ void mem_forms(const uint8_t *bytes, uint8_t *scratch, uin
         o[n++] = w0 + (w1 << 1);
     }
     // cache operators, volatile, non-coherent, ldu, acquire / relaxed
-    const uint32_t *pw = (const uint32_t *)bytes + (gid * 5) % 256;
+    const uint32_t *pw = (const uint32_t *)bytes + (gid * 5) % 244;   // pw[0..11] stay inside the 256 words
     asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(r) : "l"(pw)); o[n++] = r;
     asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(r) : "l"(pw + 1)); o[n++] = r;
     asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(pw + 2)); o[n++] = r;
