@@ -31,6 +31,7 @@ suite "runtime modules" bash tests/runtime/run.sh
 suite "floating point vs H200" bash tests/fp/run.sh
 suite "vm" bash tests/vm/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
+suite "library API" bash tests/api/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh

@@ -347,8 +347,8 @@ char *warp_blocked_report(vm_launch *L, vm_cta *cta)
             done |= same;
             const bc_insn *I = &L->code[w->pc[l]];
             bc_format_srcloc(m, I->src, 1, loc, sizeof loc);
-            rput(&b, "  warp %d lanes 0x%08x at ptx line %d%s%s: ", wi, same, I->line, loc[0] ? " (" : "", loc);
-            if (loc[0]) rput(&b, ")");
+            rput(&b, "  warp %d lanes 0x%08x at ptx line %d%s%s%s: ", wi, same, I->line, loc[0] ? " (" : "", loc,
+                 loc[0] ? ")" : "");
             if (w->state[l] == LANE_WAIT_BAR) {
                 vm_barrier *br = &cta->bar[w->bar_id[l]];
                 uint32_t arrived = 0;
