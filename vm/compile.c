@@ -391,11 +391,8 @@ static void declare_func(bc_cc *c, const ast_func *f)
     bf->param_size = (int)align_up(off, 8);
     for (int i = 0; i < 3; i++) { bf->reqntid[i] = f->reqntid[i]; bf->maxntid[i] = f->maxntid[i]; }
     for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].space == AST_SPACE_REG)
-            cc_error(c, &f->params[i].loc, ".reg parameters are not supported yet (parameter '%s')", f->params[i].name);
-    for (int i = 0; i < f->nrets; i++)
-        if (f->rets[i].space == AST_SPACE_REG)
-            cc_error(c, &f->rets[i].loc, ".reg return values are not supported yet ('%s')", f->rets[i].name);
+        if (f->params[i].space == AST_SPACE_REG && f->is_entry)
+            cc_error(c, &f->params[i].loc, "a kernel cannot take .reg parameters ('%s')", f->params[i].name);
 }
 
 /* ---- registers and scopes ------------------------------------------------------------ */
@@ -425,6 +422,14 @@ static void scope_close(bc_cc *c)
         strmap_put(&c->localmap, c->locals.v[i].name, c->locals.v[i].prev);
     c->locals.n = (size_t)l;
     c->ranges.n = (size_t)c->scope_ranges.v[--c->scope_ranges.n];
+}
+
+int cc_frame_tmp(bc_cc *c, int size)
+{
+    c->frame = (int)align_up(c->frame, size >= 8 ? 8 : size > 0 ? size : 1);
+    int at = c->frame;
+    c->frame += size > 0 ? size : 1;
+    return at;
 }
 
 static void declare_reg(bc_cc *c, const ast_regdecl *r)
@@ -594,14 +599,29 @@ static void compile_body(bc_cc *c, const ast_func *f, int fidx)
     scope_open(c);
     /* parameters: kernel params live in the param buffer, .func ones in the frame */
     int64_t off = 0;
+    c->afn = f;
     for (int i = 0; i < f->nrets + f->nparams; i++) {
         const ast_var *v = i < f->nrets ? &f->rets[i] : &f->params[i - f->nrets];
         const bc_param *p = i < f->nrets ? &bf->rets[i] : &bf->params[i - f->nrets];
-        cc_sym s = { f->is_entry ? CC_SYM_KPARAM : CC_SYM_FRAME, 0, p->offset, p->size, v->type };
         off = p->offset + p->size;
+        if (v->space == AST_SPACE_REG) continue;      /* declared below */
+        cc_sym s = { f->is_entry ? CC_SYM_KPARAM : CC_SYM_FRAME, 0, p->offset, p->size, v->type };
         local_put(c, v->name, s);
     }
     if (!f->is_entry) c->frame = (int)align_up(off, 8);
+    /* .reg parameters are registers of the body, loaded from the frame on
+     * entry; .reg results are stored back by each ret (compile_insn.c) */
+    for (int i = 0; i < f->nrets + f->nparams; i++) {
+        const ast_var *v = i < f->nrets ? &f->rets[i] : &f->params[i - f->nrets];
+        if (v->space != AST_SPACE_REG) continue;
+        ast_regdecl rd = { v->type, v->vec, v->name, 0 };
+        declare_reg(c, &rd);
+        if (i >= f->nrets) {
+            const bc_param *p = &bf->params[i - f->nrets];
+            int *ri = strmap_get(&c->regmap, v->name);
+            if (ri && *ri >= 0) cc_frame_ld(c, c->regs.v[*ri].slot, p->offset, p->size);
+        }
+    }
     /* labels first, so forward branches need no second look-up pass */
     for (int i = 0; i < f->nstmts; i++) {
         const ast_stmt *st = &f->stmts[i];

@@ -105,6 +105,7 @@ typedef struct bc_cc {
     VEC(int) regname_open;       /* indices of regnames whose scope is open */
     VEC(int) scope_regnames;     /* regname_open marks per depth */
     VEC(bc_label) labelinfo;
+    const ast_func *afn;         /* the function being compiled, as parsed */
 } bc_cc;
 
 /* Reports an error at loc (of the current statement when loc is NULL). */
@@ -138,6 +139,13 @@ const bc_var *cc_var(bc_cc *c, int idx);
 const bc_func *cc_func(bc_cc *c, int idx);
 /* Records that extra[at] must receive the current function's frame size. */
 void cc_note_frame_patch(bc_cc *c, uint32_t at);
+
+/* compile_insn.c: a frame load / store of `size` bytes at FP + off (used for
+ * .reg parameters, which travel through the frame like .param ones). */
+void cc_frame_ld(bc_cc *c, uint32_t slot, int off, int size);
+void cc_frame_st(bc_cc *c, int off, uint32_t slot, int size);
+/* Frame bytes for a temporary of `size` bytes in the current function. */
+int cc_frame_tmp(bc_cc *c, int size);
 
 /* compile_insn.c: compiles one instruction statement. */
 void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st);

@@ -545,11 +545,41 @@ static int bool_code(const mods *m)
     return has(m, "and") ? BC_BOOL_AND : has(m, "or") ? BC_BOOL_OR : has(m, "xor") ? BC_BOOL_XOR : -1;
 }
 
+/* setp.f16x2 / .bf16x2 p|q: p from the low halves, q from the high ones. */
+static void setp_x2(bc_cc *c, const ast_insn *in, const mods *m, ast_type t, int bop)
+{
+    const ast_operand *d = in->opds[0];
+    int cmp = cmp_code(m);
+    if (d->kind != AST_OPD_PAIR || cmp < 0 || cmp >= 100) { cc_error(c, NULL, "'%s' needs a comparison and a destination pair p|q", in->text); return; }
+    uint32_t p = dst(c, d->sub[0]), q = dst(c, d->sub[1]);
+    bc_insn i = blank(OP_SETP_F16X2);
+    i.m1 = (uint8_t)cmp;
+    i.m2 = (uint8_t)(t == AST_T_BF16X2 ? BC_K_BF16 : BC_K_F16);
+    if (has(m, "ftz")) i.flags |= BC_IF_FTZ;
+    i.a = src(c, in->opds[1], AST_T_B32);
+    i.b = src(c, in->opds[2], AST_T_B32);
+    i.d = bop < 0 ? p : cc_new_reg(c);
+    i.e = bop < 0 ? q : cc_new_reg(c);
+    i.flags |= BC_IF_HAS_E;
+    cc_emit(c, i);
+    if (bop < 0) return;
+    uint32_t cs = src(c, in->opds[3], AST_T_PRED);
+    for (int k = 0; k < 2; k++) {
+        bc_insn b = blank(OP_SETP_BOOL);
+        b.d = k ? q : p;
+        b.a = k ? i.e : i.d;
+        b.c = cs;
+        b.m1 = (uint8_t)bop;
+        cc_emit(c, b);
+    }
+}
+
 static void setp(bc_cc *c, const ast_insn *in, const mods *m)
 {
     ast_type t = type1(c, m);
     int bop = bool_code(m);
     if (!nops(c, in, bop < 0 ? 3 : 4, bop < 0 ? 3 : 4)) return;
+    if (t == AST_T_F16X2 || t == AST_T_BF16X2) { setp_x2(c, in, m, t, bop); return; }
     const ast_operand *d = in->opds[0];
     uint32_t p, q = 0;
     if (d->kind == AST_OPD_PAIR) { p = dst(c, d->sub[0]); q = dst(c, d->sub[1]); }
@@ -693,7 +723,7 @@ static void cvt(bc_cc *c, const ast_insn *in, const mods *m)
         }
         /* the destination register may be wider than the type: sign-extend into it */
         ast_type rt = reg_type(c, in->opds[0]);
-        if (tsigned(dt) && tbits(rt) > db && i.op != OP_CVT_ISAT) {
+        if (tsigned(dt) && tbits(rt) > db) {
             cc_emit(c, i);
             bc_insn x = blank(OP_CVT_SX);
             x.d = i.d; x.a = i.d; x.imm = db; x.m1 = (uint8_t)(tbits(rt) / 8);
@@ -887,6 +917,48 @@ static void atom(bc_cc *c, const ast_insn *in, const mods *m, int red)
 
 /* ---- control ------------------------------------------------------------- */
 
+void cc_frame_ld(bc_cc *c, uint32_t slot, int off, int size)
+{
+    bc_insn i = blank(OP_LD_LOCAL);
+    i.d = slot;
+    i.a = cc_hidden(CC_HID_FP);
+    i.imm = off;
+    i.n = 1;
+    i.m1 = i.m3 = (uint8_t)(size > 8 ? 8 : size);
+    i.x = cc_extra(c, &slot, 1, 1);
+    if (!c->st) i.line = c->afn ? c->afn->loc.line : 0;
+    cc_emit(c, i);
+}
+
+void cc_frame_st(bc_cc *c, int off, uint32_t slot, int size)
+{
+    bc_insn i = blank(OP_ST_LOCAL);
+    i.b = slot;
+    i.a = cc_hidden(CC_HID_FP);
+    i.imm = off;
+    i.n = 1;
+    i.m1 = i.m3 = (uint8_t)(size > 8 ? 8 : size);
+    i.x = cc_extra(c, &slot, 1, 1);
+    cc_emit(c, i);
+}
+
+/* ret: a .func with .reg results stores them into its frame first. */
+static void ret(bc_cc *c, const ast_insn *in)
+{
+    if (!nops(c, in, 0, 0)) return;
+    const ast_func *f = c->afn;
+    for (int k = 0; f && k < f->nrets; k++) {
+        if (f->rets[k].space != AST_SPACE_REG) continue;
+        ast_operand o;
+        memset(&o, 0, sizeof o);
+        o.kind = AST_OPD_REG;
+        o.name = f->rets[k].name;
+        o.loc = c->st ? c->st->loc : o.loc;
+        cc_frame_st(c, c->fn->rets[k].offset, cc_reg_lookup(c, &o, NULL), c->fn->rets[k].size);
+    }
+    cc_emit(c, blank(OP_RET));
+}
+
 static void bra(bc_cc *c, const ast_insn *in)
 {
     if (!nops(c, in, 1, 1)) return;
@@ -945,11 +1017,29 @@ static void call(bc_cc *c, const ast_insn *in)
     if (nargs + nrets > 64) { cc_error(c, NULL, "too many call arguments"); return; }
     v[0] = (uint32_t)nargs; v[1] = (uint32_t)nrets; v[2] = 0;
     int n = 3;
+    struct { uint32_t slot; int off, size; } back[64];   /* register results to load after the call */
+    int nback = 0;
     for (int j = 0; j < nargs + nrets; j++) {
         const ast_operand *o = j < nargs ? args->sub[j] : rets->sub[j - nargs];
         const cc_sym *s = o->kind == AST_OPD_SYM ? cc_sym_lookup(c, o->name) : NULL;
+        cc_sym tmp;
+        if (!s && o->kind != AST_OPD_SYM && o->kind != AST_OPD_SINK) {
+            /* a register or immediate (.reg parameters): through a frame temporary */
+            const bc_param *cp = callee ? (j < nargs ? &callee->params[j] : &callee->rets[j - nargs]) : NULL;
+            ast_type t = cp ? cp->type : reg_type(c, o);
+            int size = cp ? cp->size : ast_type_size(t);
+            if (size <= 0 || size > 8) { cc_error(c, &o->loc, "this call argument cannot be passed in a register"); return; }
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = CC_SYM_FRAME;
+            tmp.offset = cc_frame_tmp(c, size);
+            tmp.size = size;
+            if (j < nargs) cc_frame_st(c, (int)tmp.offset, src(c, o, t), size);
+            else if (o->kind == AST_OPD_REG) { back[nback].slot = dst(c, o); back[nback].off = (int)tmp.offset; back[nback++].size = size; }
+            else { cc_error(c, &o->loc, "a call result must be a register or a .param variable"); return; }
+            s = &tmp;
+        }
         if (!s || s->kind != CC_SYM_FRAME) {
-            cc_error(c, &o->loc, "call arguments must be .param variables declared in the caller");
+            cc_error(c, &o->loc, "call arguments must be .param variables declared in the caller, or registers");
             return;
         }
         int size = s->size;
@@ -966,6 +1056,7 @@ static void call(bc_cc *c, const ast_insn *in)
     uint32_t pc = cc_emit(c, i);
     /* the caller's frame size is known only at the end of its body */
     cc_note_frame_patch(c, c->code.v[pc].x + 2);
+    for (int k = 0; k < nback; k++) cc_frame_ld(c, back[k].slot, back[k].off, back[k].size);
 }
 
 /* ---- warp collectives and barriers ------------------------------------------ */
@@ -1202,7 +1293,7 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     else if (!strcmp(op, "bra")) bra(c, in);
     else if (!strcmp(op, "brx")) brx(c, in);
     else if (!strcmp(op, "call")) call(c, in);
-    else if (!strcmp(op, "ret")) simple(c, in, OP_RET, 0);
+    else if (!strcmp(op, "ret")) ret(c, in);
     else if (!strcmp(op, "exit")) simple(c, in, OP_EXIT, 0);
     else if (!strcmp(op, "trap")) simple(c, in, OP_TRAP, 0);
     else if (!strcmp(op, "brkpt")) simple(c, in, OP_BRKPT, 0);

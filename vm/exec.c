@@ -946,6 +946,14 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(SETP_F64) LANES(D = fcmp(f64(A), f64(B), I->m1)); vmnext
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             LANES(D = fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
+        vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
+            LANES({
+                for (int k = 0; k < 2; k++) {
+                    uint64_t x = (A >> 16 * k) & 0xffff, y = (B >> 16 * k) & 0xffff;
+                    int r = fcmp(f64(fp_cvt_f2f(x, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(y, t, FP_F64, FP_RN, 0)), I->m1);
+                    if (k) E = (uint64_t)r; else D = (uint64_t)r;
+                }
+            }); } vmnext
         vmcase(SETP_BOOL) LANES({ int a = (int)(A & 1), c = (int)(C & 1);
             int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
             int na = !a; int q = I->m1 == BC_BOOL_AND ? (na & c) : I->m1 == BC_BOOL_OR ? (na | c) : (na ^ c);
