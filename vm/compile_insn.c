@@ -43,7 +43,7 @@ static void parse_mods(const ast_insn *in, mods *m)
             if (!strcmp(s, ri[k])) m->irnd = k;
         }
         for (int k = 1; k < 6; k++) if (!strcmp(s, sp[k])) m->space = k;
-        if (!strcmp(s, "shared::cta")) m->space = BC_SP_SHARED;
+        if (!strcmp(s, "shared::cta") || !strcmp(s, "shared::cluster")) m->space = BC_SP_SHARED;
         if (!strcmp(s, "v2")) m->vec = 2;
         if (!strcmp(s, "v4")) m->vec = 4;
         if (!strcmp(s, "v8")) m->vec = 8;
