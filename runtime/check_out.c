@@ -215,11 +215,33 @@ static void sarif_phys(FILE *f, const char *file, int line, int col)
     fputs("}}", f);
 }
 
+/* The frame of a .loc chain to show in code scanning: the innermost one in
+ * the project (a relative path, or one below the working directory), so a
+ * shuffle inlined from a CUDA header points at the user's call. */
+static const bc_srcloc *user_frame(const bc_module *m, int src)
+{
+    char cwd[PATH_MAX];
+    const char *c = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    const bc_srcloc *first = NULL;
+    for (int depth = 0; src >= 0 && src < m->nsrclocs && depth < 16; depth++) {
+        const bc_srcloc *x = &m->srclocs[src];
+        const char *file = x->file >= 0 && x->file < m->nfiles ? m->files[x->file] : NULL;
+        if (file) {
+            if (!first) first = x;
+            if (file[0] != '/' || (c && !strncmp(file, c, strlen(c)) && file[strlen(c)] == '/')) return x;
+        }
+        src = x->parent;
+    }
+    return first;
+}
+
 static void sarif_location(FILE *f, const chk_result *r, const chk_site *s, int ptx_only, int id, const char *what)
 {
     where w;
     locate(r, s->pc, &w);
-    if (w.src_file && !ptx_only) sarif_phys(f, w.src_file, w.src_line, w.src_col);
+    const bc_module *m = r->mod->bc;
+    const bc_srcloc *u = s->pc < m->ncode && !ptx_only ? user_frame(m, m->code[s->pc].src) : NULL;
+    if (u) sarif_phys(f, m->files[u->file], u->line, u->col);
     else sarif_phys(f, w.ptx, w.ptx_line, 0);
     if (id >= 0) fprintf(f, ", \"id\": %d", id);
     fputs(", \"logicalLocations\": [{\"name\": ", f);
