@@ -13,6 +13,10 @@ LDFLAGS_MODE := -fsanitize=address,undefined
 else
 $(error MODE must be release, debug or asan)
 endif
+# DISPATCH=switch builds the VM's dispatch loop as a plain switch instead of computed goto
+ifeq ($(DISPATCH),switch)
+CFLAGS_MODE += -DPTXEMU_NO_COMPUTED_GOTO
+endif
 CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
 LDLIBS := -lffi -lm -ldl -lreadline
 PREFIX ?= /usr/local
