@@ -196,6 +196,34 @@ static uint32_t dst(bc_cc *c, const ast_operand *o)
     return cc_reg_lookup(c, o, NULL);
 }
 
+/* PTX requires a register operand to have the size of the instruction's
+ * type (only ld, st and cvt accept wider registers; predicates only where a
+ * predicate is expected).  Reports a mismatch at the operand. */
+static void check_reg(bc_cc *c, const ast_operand *o, ast_type t)
+{
+    if (o->kind != AST_OPD_REG || t == AST_T_NONE || (o->name[0] == '%' && strchr(o->name, '.'))) return;
+    int comp;
+    if (cc_sreg(o->name, &comp) >= 0) return;
+    ast_type rt = AST_T_NONE;
+    int errs = c->nerrors;
+    diag_list *save = c->diags, quiet;
+    diag_init(&quiet);
+    c->diags = &quiet;                 /* an undeclared name is reported by src/dst */
+    cc_reg_lookup(c, o, &rt);
+    c->diags = save;
+    diag_list_free(&quiet);
+    c->nerrors = errs;
+    if (rt == AST_T_NONE) return;
+    int want = tbits(t), have = tbits(rt);
+    if ((t == AST_T_PRED) != (rt == AST_T_PRED) || (want != have && t != AST_T_PRED))
+        cc_error(c, &o->loc, "register '%s' is .%s; '%s' needs %s operand here", o->name, ast_type_name(rt),
+                 c->st && c->st->kind == AST_ST_INSN ? c->st->u.insn.text : "this instruction",
+                 t == AST_T_PRED ? "a predicate" : want == 16 ? "a 16-bit" : want == 32 ? "a 32-bit" : want == 64 ? "a 64-bit" : "another");
+}
+
+static uint32_t srct(bc_cc *c, const ast_operand *o, ast_type t) { check_reg(c, o, t); return src(c, o, t); }
+static uint32_t dstt(bc_cc *c, const ast_operand *o, ast_type t) { check_reg(c, o, t); return dst(c, o); }
+
 static ast_type reg_type(bc_cc *c, const ast_operand *o)
 {
     ast_type t = AST_T_NONE;
@@ -261,20 +289,21 @@ static ast_type type1(bc_cc *c, const mods *m)
 static void emit3(bc_cc *c, int op, const ast_insn *in, ast_type t, int n)
 {
     bc_insn i = blank(op);
-    i.d = dst(c, in->opds[0]);
-    if (n > 1) i.a = src(c, in->opds[1], t);
-    if (n > 2) i.b = src(c, in->opds[2], t);
-    if (n > 3) i.c = src(c, in->opds[3], t);
+    i.d = dstt(c, in->opds[0], t);
+    if (n > 1) i.a = srct(c, in->opds[1], t);
+    if (n > 2) i.b = srct(c, in->opds[2], t);
+    if (n > 3) i.c = srct(c, in->opds[3], t);
     cc_emit(c, i);
 }
 
 static void emit_fp(bc_cc *c, int op, const ast_insn *in, const mods *m, ast_type t, int n)
 {
     bc_insn i = blank(op);
-    i.d = dst(c, in->opds[0]);
-    if (n > 1) i.a = src(c, in->opds[1], t);
-    if (n > 2) i.b = src(c, in->opds[2], t);
-    if (n > 3) i.c = src(c, in->opds[3], t);
+    ast_type dt = (op == OP_TESTP_F32 || op == OP_TESTP_F64) ? AST_T_PRED : t;
+    i.d = dstt(c, in->opds[0], dt);
+    if (n > 1) i.a = srct(c, in->opds[1], t);
+    if (n > 2) i.b = srct(c, in->opds[2], t);
+    if (n > 3) i.c = srct(c, in->opds[3], t);
     i.m1 = (uint8_t)(m->rnd < 0 ? BC_RN : m->rnd);
     if (has(m, "ftz")) i.flags |= BC_IF_FTZ;
     if (has(m, "sat")) i.flags |= BC_IF_SAT;
@@ -349,14 +378,11 @@ static void arith(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
     if (o < 0) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
     /* wide forms read narrow sources and write a double-width destination */
     bc_insn i = blank(o);
-    i.d = dst(c, in->opds[0]);
-    i.a = src(c, in->opds[1], t);
-    if (n > 2) i.b = src(c, in->opds[2], t);
-    if (n > 3) {
-        ast_type ct = t;
-        if (wide) ct = tsigned(t) ? (w == 0 ? AST_T_S32 : AST_T_S64) : (w == 0 ? AST_T_U32 : AST_T_U64);
-        i.c = src(c, in->opds[3], ct);
-    }
+    ast_type wt = tsigned(t) ? (w == 0 ? AST_T_S32 : AST_T_S64) : (w == 0 ? AST_T_U32 : AST_T_U64);
+    i.d = dstt(c, in->opds[0], wide ? wt : t);
+    i.a = srct(c, in->opds[1], t);
+    if (n > 2) i.b = srct(c, in->opds[2], t);
+    if (n > 3) i.c = srct(c, in->opds[3], wide ? wt : t);
     if (o == OP_MADCC_32) { i.m1 = (uint8_t)hi; i.m2 = (uint8_t)!u; }
     cc_emit(c, i);
 }
@@ -407,9 +433,9 @@ static void shift(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
     if (!nops(c, in, 3, 3)) return;
     int o = !strcmp(op, "shl") ? OP_SHL_16 + w : tsigned(t) ? OP_SHR_S16 + w : OP_SHR_U16 + w;
     bc_insn i = blank(o);
-    i.d = dst(c, in->opds[0]);
-    i.a = src(c, in->opds[1], t);
-    i.b = src(c, in->opds[2], AST_T_U32);
+    i.d = dstt(c, in->opds[0], t);
+    i.a = srct(c, in->opds[1], t);
+    i.b = srct(c, in->opds[2], AST_T_U32);
     cc_emit(c, i);
 }
 
@@ -517,7 +543,7 @@ static int compare(bc_cc *c, const mods *m, ast_type t, uint32_t d, const ast_op
     cmp %= 100;
     bc_insn i = blank(OP_NOP);
     i.d = d;
-    uint32_t sa = src(c, a, t), sb = src(c, b, t);
+    uint32_t sa = srct(c, a, t), sb = srct(c, b, t);
     i.a = sa; i.b = sb;
     if (tfloat(t)) {
         i.op = t == AST_T_F64 ? OP_SETP_F64 : t == AST_T_F32 ? OP_SETP_F32 : OP_SETP_F16;
@@ -618,10 +644,10 @@ static void selp(bc_cc *c, const ast_insn *in, const mods *m)
     ast_type t = type1(c, m);
     if (!nops(c, in, 4, 4)) return;
     bc_insn i = blank(OP_SELP);
-    i.d = dst(c, in->opds[0]);
-    i.a = src(c, in->opds[1], t);
-    i.b = src(c, in->opds[2], t);
-    i.c = src(c, in->opds[3], AST_T_PRED);
+    i.d = dstt(c, in->opds[0], t);
+    i.a = srct(c, in->opds[1], t);
+    i.b = srct(c, in->opds[2], t);
+    i.c = srct(c, in->opds[3], AST_T_PRED);
     cc_emit(c, i);
 }
 
@@ -783,8 +809,8 @@ static void mov(bc_cc *c, const ast_insn *in, const mods *m)
         return;
     }
     bc_insn i = blank(OP_MOV);
-    i.d = dst(c, d);
-    i.a = src(c, a, t);
+    i.d = dstt(c, d, t);
+    i.a = srct(c, a, t);
     if (a->kind == AST_OPD_REG && a->name[0] == '%') {
         /* special registers and the like were materialised by src(); a
          * 32-bit mov of a 64-bit value keeps the low half */
