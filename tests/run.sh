@@ -30,6 +30,7 @@ suite "parser" bash tests/parser/run.sh
 suite "runtime modules" bash tests/runtime/run.sh
 suite "floating point vs H200" bash tests/fp/run.sh
 suite "vm" bash tests/vm/run.sh
+suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
