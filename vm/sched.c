@@ -246,6 +246,17 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     else if (L->cfg.params_size < (size_t)k->param_size)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' takes %d bytes of parameters, %zu given", k->name,
                  k->param_size, L->cfg.params_size);
+    else if (k->reqntid[0] && (L->cfg.block[0] != (uint32_t)k->reqntid[0] ||
+                               L->cfg.block[1] != (uint32_t)(k->reqntid[1] ? k->reqntid[1] : 1) ||
+                               L->cfg.block[2] != (uint32_t)(k->reqntid[2] ? k->reqntid[2] : 1)))
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' requires a block of exactly %lld,%lld,%lld threads (.reqntid)",
+                 k->name, (long long)k->reqntid[0], (long long)(k->reqntid[1] ? k->reqntid[1] : 1),
+                 (long long)(k->reqntid[2] ? k->reqntid[2] : 1));
+    else if (k->maxntid[0] && nthreads > (uint64_t)k->maxntid[0] * (uint64_t)(k->maxntid[1] ? k->maxntid[1] : 1) *
+                                         (uint64_t)(k->maxntid[2] ? k->maxntid[2] : 1))
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' allows at most %lld threads per block (.maxntid); the launch has %llu",
+                 k->name, (long long)(k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1)),
+                 (unsigned long long)nthreads);
     else if ((uint64_t)k->frame_size > L->cfg.local_size)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
     if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L); return NULL; }

@@ -21,6 +21,7 @@ expect "runaway recursion is a fault" 4 "stack overflow" -- $P run $K --kernel r
 expect "deadlock is reported per warp" 5 "waiting at barrier 0" -- $P run $K --kernel split_barrier --grid 1 --block 32
 expect "unknown kernel" 2 "no kernel named 'nope'" -- $P run $K --kernel nope --grid 1 --block 1
 expect "block too large" 2 "at most 1024" -- $P run $K --kernel noop --grid 1 --block 2048
+expect ".maxntid is enforced" 2 "at most 64 threads" -- $P run $K --kernel small --grid 1 --block 128
 expect "missing ptx file" 2 "No such file" -- $P run /nonexistent.ptx --kernel k
 expect "unknown command" 2 "unknown command" -- $P frobnicate
 expect "bad parameter syntax" 2 "expected TYPE:VALUE" -- $P run $K --kernel noop --grid 1 --block 1 oops
