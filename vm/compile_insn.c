@@ -872,7 +872,10 @@ static void ldst(bc_cc *c, const ast_insn *in, const mods *m, int ld)
     i.m3 = (uint8_t)(ld ? (dbytes > 8 ? 8 : dbytes) : size);
     if (n == 1) { if (ld) i.d = slots[0]; else i.b = slots[0]; }
     i.x = cc_extra(c, slots, n, 1);
-    if (has(m, "volatile")) i.flags |= BC_IF_VOLATILE;
+    /* strong accesses (volatile, relaxed, acquire, release) order with fences;
+     * the checker treats them alike */
+    if (has(m, "volatile") || has(m, "relaxed") || has(m, "acquire") || has(m, "release") || has(m, "acq_rel"))
+        i.flags |= BC_IF_VOLATILE;
     cc_emit(c, i);
 }
 
