@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dbg.h"
-#include "ffi.h"
+#include "hostcall.h"
 
 #define DBG_MAX_BP 64
 #define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */

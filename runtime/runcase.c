@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runcase.h"
-#include "ffi.h"
+#include "hostcall.h"
 
 int rt_case_has_expectations(const rt_case *c)
 {

@@ -15,7 +15,7 @@
 #include "vm.h"
 #include "fp.h"
 #include "printf.h"
-#include "ffi.h"
+#include "hostcall.h"
 
 #if defined(__GNUC__) && !defined(PTXEMU_NO_COMPUTED_GOTO)
 #define VM_USE_GOTO 1

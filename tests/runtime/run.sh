@@ -40,7 +40,7 @@ if [ -f tests/runtime/test_printf.c ] &&
 fi
 if [ -f tests/runtime/test_ffi.c ]; then
     if $CC -shared -fPIC -o "$OUT/libffitest.so" tests/runtime/ffi_testlib.c 2> "$OUT/lib.err"; then
-        if build test_ffi tests/runtime/test_ffi.c runtime/ffi.c; then
+        if build test_ffi tests/runtime/test_ffi.c runtime/hostcall.c; then
             run test_ffi "$OUT/libffitest.so" "$OUT"
         fi
     else

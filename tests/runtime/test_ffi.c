@@ -1,6 +1,6 @@
 /* test_ffi.c — loading host libraries and calling through libffi.
  * argv[1]: the test library; argv[2]: a scratch directory. */
-#include "ffi.h"
+#include "hostcall.h"
 #include "check.h"
 
 #include <math.h>

@@ -1,9 +1,7 @@
-/* ffi.c — dlopen'ed host libraries and libffi calls into them. */
+/* hostcall.c — dlopen'ed host libraries and libffi calls into them. */
 #define _GNU_SOURCE
-#include "ffi.h"
-#define RT_FFI_LIBFFI            /* <ffi.h> is libffi's: see ffi.h */
+#include "hostcall.h"
 #include <ffi.h>
-#undef RT_FFI_LIBFFI
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,4 +1,4 @@
-/* ffi.h — host C functions behind a module's `.extern .func` declarations,
+/* hostcall.h — host C functions behind a module's `.extern .func` declarations,
  * called through libffi from the libraries named with `--load`.
  *
  * Ownership: an rt_ffi owns its dlopen handles; rt_ffi_close unloads them,
@@ -9,14 +9,8 @@
  * cannot reach arbitrary host code.  Calls build their ffi_cif on each call
  * (ffi_prep_cif is cheap next to the interpreter); nothing is cached.
  */
-/* This header shadows libffi's <ffi.h> for anything built with -Iruntime.
- * ffi.c reaches the real one by including <ffi.h> with RT_FFI_LIBFFI
- * defined: this file, found through -Iruntime, then passes the include on
- * down the search path. */
-#if defined(RT_FFI_LIBFFI)
-#include_next <ffi.h>
-#elif !defined(PTXEMU_FFI_H)
-#define PTXEMU_FFI_H
+#ifndef PTXEMU_HOSTCALL_H
+#define PTXEMU_HOSTCALL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -67,4 +61,4 @@ int rt_ffi_type_from_ptx(const char *ptx_type, rt_ffi_type *out);
 /* "s32", "f64", "ptr", "void"... for messages. */
 const char *rt_ffi_type_name(rt_ffi_type t);
 
-#endif /* RT_FFI_LIBFFI / PTXEMU_FFI_H */
+#endif
