@@ -946,30 +946,21 @@ static void atom(bc_cc *c, const ast_insn *in, const mods *m, int red)
 
 /* ---- control ------------------------------------------------------------- */
 
-void cc_frame_ld(bc_cc *c, uint32_t slot, int off, int size)
+/* A one-register ld/st.local at FP + off. */
+static void frame_access(bc_cc *c, int op, uint32_t slot, int off, int size)
 {
-    bc_insn i = blank(OP_LD_LOCAL);
-    i.d = slot;
+    bc_insn i = blank(op);
+    if (op == OP_LD_LOCAL) i.d = slot; else i.b = slot;
     i.a = cc_hidden(CC_HID_FP);
     i.imm = off;
     i.n = 1;
     i.m1 = i.m3 = (uint8_t)(size > 8 ? 8 : size);
     i.x = cc_extra(c, &slot, 1, 1);
-    if (!c->st) i.line = c->afn ? c->afn->loc.line : 0;
     cc_emit(c, i);
 }
 
-void cc_frame_st(bc_cc *c, int off, uint32_t slot, int size)
-{
-    bc_insn i = blank(OP_ST_LOCAL);
-    i.b = slot;
-    i.a = cc_hidden(CC_HID_FP);
-    i.imm = off;
-    i.n = 1;
-    i.m1 = i.m3 = (uint8_t)(size > 8 ? 8 : size);
-    i.x = cc_extra(c, &slot, 1, 1);
-    cc_emit(c, i);
-}
+void cc_frame_ld(bc_cc *c, uint32_t slot, int off, int size) { frame_access(c, OP_LD_LOCAL, slot, off, size); }
+void cc_frame_st(bc_cc *c, int off, uint32_t slot, int size) { frame_access(c, OP_ST_LOCAL, slot, off, size); }
 
 /* ret: a .func with .reg results stores them into its frame first. */
 static void ret(bc_cc *c, const ast_insn *in)
@@ -1227,23 +1218,14 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     const char *op = in->op;
     size_t before = c->code.n;
     (void)st;
-    if ((!strcmp(op, "min") || !strcmp(op, "max")) && (has(&m, "u16x2") || has(&m, "s16x2"))) {
+    if ((!strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "add") || !strcmp(op, "sub")) &&
+        (has(&m, "u16x2") || has(&m, "s16x2"))) {
+        /* SIMD on two 16-bit integers */
         if (nops(c, in, 3, 3)) {
-            bc_insn i = blank(OP_MINMAX_16X2);
-            i.m1 = (uint8_t)!strcmp(op, "max");
+            bc_insn i = blank(op[0] == 'm' ? OP_MINMAX_16X2 : OP_ADDSUB_16X2);   /* min/max or add/sub */
+            i.m1 = (uint8_t)(!strcmp(op, "max") || !strcmp(op, "sub"));
             i.m2 = (uint8_t)has(&m, "s16x2");
             if (has(&m, "relu")) i.flags |= BC_IF_RELU;
-            i.d = dst(c, in->opds[0]);
-            i.a = src(c, in->opds[1], AST_T_B32);
-            i.b = src(c, in->opds[2], AST_T_B32);
-            cc_emit(c, i);
-        }
-    }
-    else if ((!strcmp(op, "add") || !strcmp(op, "sub")) && (has(&m, "u16x2") || has(&m, "s16x2"))) {
-        if (nops(c, in, 3, 3)) {
-            bc_insn i = blank(OP_ADDSUB_16X2);
-            i.m1 = (uint8_t)!strcmp(op, "sub");
-            i.m2 = (uint8_t)has(&m, "s16x2");
             if (has(&m, "sat")) i.flags |= BC_IF_SAT;
             i.d = dst(c, in->opds[0]);
             i.a = src(c, in->opds[1], AST_T_B32);
