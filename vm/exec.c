@@ -281,7 +281,15 @@ static uint64_t half_op(int op, int kind, uint64_t a, uint64_t b, uint64_t c, in
 uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
 {
     switch (space) {
-    case BC_SP_GLOBAL: return mem_xlate(L->mem, a, n);
+    case BC_SP_GLOBAL: {
+        int i = mem_find(L->mem, a, n);
+        if (i < 0) return NULL;
+        const mem_alloc *al = &L->mem->allocs[i];
+        L->gc_base = al->base;
+        L->gc_size = al->size;
+        L->gc_host = al->host;
+        return al->host + (a - al->base);
+    }
     case BC_SP_SHARED: return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
     case BC_SP_LOCAL: {
         uint64_t ls = L->cfg.local_size;
@@ -298,7 +306,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
         if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
         if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
-        return mem_xlate(L->mem, a, n);
+        return vm_xlate(L, cta, w, lane, BC_SP_GLOBAL, a, n, write);
     }
     }
 }
@@ -325,6 +333,37 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
     vm_resolve(L, space, a, &rs, &ra);
     if (rs == BC_SP_CONST || rs == BC_SP_KPARAM) return;
     L->cfg.hooks->access(L->cfg.hooks->ctx, L, cta, w, l, pc, rs, ra, (int)n, flags);
+}
+
+/* The common cases of vm_xlate inline: shared memory, and the global
+ * allocation hit last. */
+static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
+{
+    if (space == BC_SP_SHARED) return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
+    if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base))
+        return L->gc_host + (a - L->gc_base);
+    return vm_xlate(L, cta, w, l, space, a, n, write);
+}
+
+/* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
+static inline uint64_t load_n(const uint8_t *p, uint32_t n)
+{
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_n(uint8_t *p, uint64_t v, uint32_t n)
+{
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8);
+    }
 }
 
 static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param" };
@@ -414,7 +453,7 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
                        (unsigned)arg[2], func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t[0], t[1], t[2], msg);
     }
     case BC_BUILTIN_MALLOC: ret = mem_alloc_bytes(L->mem, arg[0], "malloc"); break;
-    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); break;
+    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); L->gc_size = 0; break;
     }
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
@@ -1081,12 +1120,11 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int sb = (int)(8 * sz);
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = vm_xlate(L, cta, w, l, space, a, tot, 0);
+                uint8_t *p = xl(L, cta, w, l, space, a, tot, 0);
                 if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 0, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
                 for (uint32_t k = 0; k < nv; k++) {
-                    uint64_t v = 0;
-                    memcpy(&v, p + k * sz, sz);
+                    uint64_t v = load_n(p + k * sz, sz);
                     if (I->m2) v = sext(v, sb);
                     RD(dl[k]) = v & dm;
                 }
@@ -1099,10 +1137,10 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = vm_xlate(L, cta, w, l, space, a, tot, 1);
+                uint8_t *p = xl(L, cta, w, l, space, a, tot, 1);
                 if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 1, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, VM_ACC_WRITE | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
-                for (uint32_t k = 0; k < nv; k++) memcpy(p + k * sz, &RD(sl[k]), sz);
+                for (uint32_t k = 0; k < nv; k++) store_n(p + k * sz, RD(sl[k]), sz);
             });
         } vmnext
         vmcase(CVTA_TO) vmcase(CVTA_FROM) {

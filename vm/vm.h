@@ -174,6 +174,8 @@ struct vm_launch {
     unsigned turns;
     int finished;
     uint64_t cta_a, cta_b;     /* CTA order permutation: (a*i + b) mod n */
+    uint64_t gc_base, gc_size; /* the global allocation last hit (gc_size 0: none) */
+    uint8_t *gc_host;
     int stop_requested;
 };
 
