@@ -767,7 +767,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             m = I->gneg ? group & ~g : g;
         }
         L->insns++;
-        L->lane_insns += (uint64_t)__builtin_popcount(m);
+        L->lane_insns += m == FULL ? BC_WARP : (uint64_t)__builtin_popcount(m);
         if (H && H->step && H->step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= (uint64_t)__builtin_popcount(m); st = VM_PAUSED; goto out; }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
