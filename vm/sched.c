@@ -232,7 +232,11 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->cfg = *cfg;
     L->kfunc = kernel;
     L->start_time = now();
-    if (!L->cfg.local_size) L->cfg.local_size = VM_DEFAULT_LOCAL;
+    if (!L->cfg.local_size) {
+        /* the default stack grows to fit a kernel with large local arrays */
+        uint64_t need = ((uint64_t)m->funcs[kernel].frame_size + VM_DEFAULT_LOCAL + 4095) & ~4095ull;
+        L->cfg.local_size = (uint32_t)(need > VM_DEFAULT_LOCAL ? (need < (64u << 20) ? need : 64u << 20) : VM_DEFAULT_LOCAL);
+    }
     for (int i = 0; i < 3; i++) {
         if (!L->cfg.grid[i]) L->cfg.grid[i] = 1;
         if (!L->cfg.block[i]) L->cfg.block[i] = 1;
