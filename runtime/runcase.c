@@ -62,6 +62,21 @@ static int build_params(const rt_case *c, const bc_func *k, const uint64_t *bufa
     return 0;
 }
 
+/* expect-stat lines against the counted memory statistics. */
+static int check_stats(const rt_case *c, rt_run_result *r)
+{
+    for (int i = 0; i < c->nstats; i++) {
+        uint64_t got;
+        if (rt_memstats_get(&r->stats, c->stats[i].name, &got)) continue;
+        if (got != c->stats[i].value) {
+            snprintf(r->msg, sizeof r->msg, "statistic %s: got %llu, want %llu", c->stats[i].name,
+                     (unsigned long long)got, (unsigned long long)c->stats[i].value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int check_results(const rt_case *c, ptxemu_device *dev, const uint64_t *bufaddr, rt_run_result *r)
 {
     for (int i = 0; i < c->nexpects; i++) {
@@ -154,11 +169,19 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     cfg.output = capture;
     cfg.output_ctx = &r->out;
     cfg.hooks = o->hooks;
+    vm_hooks stat_hooks;
+    if (!o->hooks && o->memstats) {
+        rt_memstats_init(&r->stats);
+        rt_memstats_hooks(&r->stats, &stat_hooks);
+        cfg.hooks = &stat_hooks;
+        r->has_stats = 1;
+    }
     cfg.ffi = ffi;
     cfg.local_size = o->local_size;
     cfg.cta_order_seed = o->cta_order_seed;
     cfg.slice = o->slice;
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
+    if (r->has_stats) rt_memstats_finish(&r->stats);
     code = r->fault.bad_launch ? PTXEMU_EXIT_USAGE : ptxemu_exit_code(r->status);
     if (r->fault.bad_launch) snprintf(r->msg, sizeof r->msg, "%s", r->fault.msg);
     else if (r->status != VM_OK) {
@@ -190,6 +213,7 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
         } else {
             code = PTXEMU_EXIT_OK;
             if (r->status == VM_OK && check_results(c, &dev, bufaddr, r)) code = PTXEMU_EXIT_MISMATCH;
+            else if (r->status == VM_OK && r->has_stats && check_stats(c, r)) code = PTXEMU_EXIT_MISMATCH;
         }
     }
 done:

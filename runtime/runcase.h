@@ -10,6 +10,7 @@
 #include "casefile.h"
 #include "printf.h"
 #include "ptxemu.h"
+#include "memstats.h"
 
 typedef struct rt_dump { const char *name, *path; } rt_dump;
 
@@ -25,6 +26,8 @@ typedef struct rt_run_opts {
     uint32_t local_size;
     uint64_t cta_order_seed;     /* vm_config.cta_order_seed (0: linear CTA order) */
     int slice;                   /* vm_config.slice (0: default) */
+    int memstats;                /* count memory statistics (when no hooks are given);
+                                    with `check`, compare expect-stat lines too */
 } rt_run_opts;
 
 typedef struct rt_run_result {
@@ -39,11 +42,14 @@ typedef struct rt_run_result {
     const char *ptx_path;
     int unchecked;               /* the case states no expectation: any clean end passes */
     uint64_t buffers_hash;       /* FNV-1a over every buffer after the launch */
+    int has_stats;               /* stats were counted (opts.memstats, or expect-stat lines) */
+    rt_memstats stats;
 } rt_run_result;
 
 /* Runs the case.  PTX errors go to diags (exit 3).  Expectations (expect,
- * expect-close, expect-stdout, expect-status) are checked when `check` is
- * set: a mismatch gives exit 1 and the first difference in msg. */
+ * expect-close, expect-stdout, expect-status; expect-stat with
+ * opts.memstats) are checked when `check` is set: a mismatch gives exit 1
+ * and the first difference in msg. */
 int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result *r, diag_list *diags);
 void rt_run_result_free(rt_run_result *r);
 

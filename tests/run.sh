@@ -39,6 +39,7 @@ suite "own cases" build/ptxemu test tests/cases kernels
 CONF=../shared/conformance/cases
 if [ -d "$CONF" ]; then
     suite "conformance (H200 goldens)" build/ptxemu test "$CONF"
+    suite "memory statistics vs Nsight Compute (H200)" bash tests/memstats.sh
 else
     echo "== conformance: $CONF not found, suite not run (CI has it)"
 fi

@@ -31,9 +31,10 @@ static void usage(FILE *f)
           "        NAME=zero:BYTES                        a zero-filled buffer\n"
           "        NAME=fill:BYTES:BYTEVALUE              a buffer with every byte set\n"
           "      buffers are passed as pointers; --dump NAME=PATH writes one after the launch.\n"
-          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S]\n"
+          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats]\n"
           "      runs every case file under the paths; prints one line per case, then\n"
-          "      'N passed, N failed'.\n"
+          "      'N passed, N failed'.  --stats also compares expect-stat lines (memory\n"
+          "      statistics counted from PTX-level accesses, see README).\n"
           "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
           "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH]\n"
           "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial]\n"
@@ -187,6 +188,7 @@ static int cmd_run(int argc, char **argv)
         i++;
     }
     o.libs = libs; o.nlibs = nlibs; o.dumps = dumps; o.ndumps = nd;
+    o.memstats = stats;
     diag_list d;
     diag_init(&d);
     rt_run_result r;
@@ -195,6 +197,11 @@ static int cmd_run(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int code = rt_run_case(&c, &o, check, &r, &d);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (stats && r.has_stats) {
+#define X(n) fprintf(stderr, "ptxemu: %-28s %llu\n", #n, (unsigned long long)r.stats.n);
+        RT_MEMSTATS(X)
+#undef X
+    }
     if (stats) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
         fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s\n",

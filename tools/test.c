@@ -81,6 +81,8 @@ static double now(void)
 }
 
 /* The child: runs one case and writes "P" or "F<reason>" to fd. */
+static int g_stats;   /* --stats: compare expect-stat lines too */
+
 static void child(const tcase *t, double timeout, int fd)
 {
     rt_case c;
@@ -94,6 +96,7 @@ static void child(const tcase *t, double timeout, int fd)
         rt_run_opts o;
         memset(&o, 0, sizeof o);
         o.timeout = timeout;
+        o.memstats = g_stats;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
@@ -161,6 +164,7 @@ int tool_cmd_test(int argc, char **argv)
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
         else {
             struct stat st;

@@ -715,7 +715,9 @@ static inline void put_pc(vm_warp *w, uint32_t mask, uint32_t pc)
     for (uint32_t mm = mask; mm; mm &= mm - 1) w->pc[__builtin_ctz(mm)] = pc;
 }
 
-/* If every lane of mask is ready at one pc, returns 1 with it in *pc. */
+/* If every lane of mask is ready at one pc, and no other ready lane of the
+ * warp waits there (a collective or barrier may have released some: they
+ * must join the group, as on hardware), returns 1 with the pc in *pc. */
 static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
 {
     if (!mask) return 0;
@@ -724,6 +726,10 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
     for (uint32_t mm = mask; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if (w->state[l] != LANE_READY || w->pc[l] != p) return 0;
+    }
+    for (uint32_t mm = w->live & ~mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (w->state[l] == LANE_READY && w->pc[l] == p) return 0;
     }
     *pc = p;
     return 1;

@@ -1,0 +1,121 @@
+/* memstats.c — shared-memory wavefronts and bank conflicts, global requests
+ * and sectors, from the lanes' addresses of each warp-level memory
+ * instruction.
+ *
+ * The VM reports one access per lane, lanes of one issue in increasing lane
+ * order; a request ends when the warp, the pc or the direction changes or
+ * the lane number does not increase.  Model (checked against Nsight Compute
+ * numbers recorded on an H200, conformance mem_* cases):
+ *   shared: 32 banks of 4 bytes; lanes are served in phases of 128 bytes
+ *           (all 32 lanes for accesses up to 4 bytes, 16 for 8, 8 for 16);
+ *           a phase needs as many wavefronts as the largest number of
+ *           distinct 4-byte words any bank holds; bank conflicts are the
+ *           wavefronts beyond one per phase.
+ *   global: one request per instruction; sectors are the distinct 32-byte
+ *           sectors its lanes touch.
+ */
+#include <string.h>
+#include "memstats.h"
+
+#define NBANKS 32
+#define SECTOR 32
+
+void rt_memstats_init(rt_memstats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cur_lane = -1;
+}
+
+/* Wavefronts of one shared request: phases of 128 bytes. */
+static uint64_t shared_wavefronts(const rt_memstats *s, uint64_t *ideal)
+{
+    int per = s->size[0] <= 4 ? BC_WARP : 128 / s->size[0];
+    if (per < 1) per = 1;
+    uint64_t total = 0;
+    *ideal = 0;
+    for (int p0 = 0; p0 < s->cur_n; p0 += per) {
+        int pe = p0 + per < s->cur_n ? p0 + per : s->cur_n;
+        uint64_t words[BC_WARP * 4];
+        int nw = 0;
+        for (int i = p0; i < pe; i++)                   /* distinct words of the phase */
+            for (uint64_t a = s->addr[i] & ~3ull; a < s->addr[i] + (uint64_t)s->size[i]; a += 4) {
+                int k = 0;
+                while (k < nw && words[k] != a) k++;
+                if (k == nw && nw < BC_WARP * 4) words[nw++] = a;
+            }
+        int worst = 0;
+        for (int b = 0; b < NBANKS; b++) {
+            int c = 0;
+            for (int k = 0; k < nw; k++) c += (int)((words[k] / 4) % NBANKS) == b;
+            if (c > worst) worst = c;
+        }
+        total += (uint64_t)worst;
+        (*ideal)++;
+    }
+    return total;
+}
+
+static uint64_t global_sectors(const rt_memstats *s)
+{
+    uint64_t sec[BC_WARP * 4];
+    int n = 0;
+    for (int i = 0; i < s->cur_n; i++)
+        for (uint64_t a = s->addr[i] / SECTOR; a <= (s->addr[i] + (uint64_t)s->size[i] - 1) / SECTOR; a++) {
+            int k = 0;
+            while (k < n && sec[k] != a) k++;
+            if (k == n && n < BC_WARP * 4) sec[n++] = a;
+        }
+    return (uint64_t)n;
+}
+
+void rt_memstats_finish(rt_memstats *s)
+{
+    if (!s->cur_n) return;
+    if (s->cur_space == BC_SP_SHARED) {
+        uint64_t ideal, wf = shared_wavefronts(s, &ideal);
+        if (s->cur_write) { s->shared_store_wavefronts += wf; s->shared_store_bank_conflicts += wf - ideal; }
+        else { s->shared_load_wavefronts += wf; s->shared_load_bank_conflicts += wf - ideal; }
+    } else if (s->cur_space == BC_SP_GLOBAL) {
+        uint64_t sec = global_sectors(s);
+        if (s->cur_write) { s->global_store_requests++; s->global_store_sectors += sec; }
+        else { s->global_load_requests++; s->global_load_sectors += sec; }
+    }
+    s->cur_n = 0;
+    s->cur_lane = -1;
+}
+
+static void on_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
+                      int space, uint64_t addr, int size, int flags)
+{
+    (void)L; (void)cta;
+    rt_memstats *s = ctx;
+    int write = (flags & VM_ACC_WRITE) && !(flags & VM_ACC_ATOMIC);
+    if (flags & VM_ACC_ATOMIC) write = 0;       /* atomics are neither loads nor stores here */
+    if (s->cur_n && (s->cur_warp != w || s->cur_pc != pc || lane <= s->cur_lane || s->cur_space != space ||
+                     s->cur_write != write))
+        rt_memstats_finish(s);
+    if (flags & VM_ACC_ATOMIC) return;
+    s->cur_warp = w;
+    s->cur_pc = pc;
+    s->cur_lane = lane;
+    s->cur_space = space;
+    s->cur_write = write;
+    s->addr[s->cur_n] = addr;
+    s->size[s->cur_n] = size;
+    s->cur_n++;
+}
+
+void rt_memstats_hooks(rt_memstats *s, vm_hooks *h)
+{
+    memset(h, 0, sizeof *h);
+    h->ctx = s;
+    h->access = on_access;
+}
+
+int rt_memstats_get(const rt_memstats *s, const char *name, uint64_t *value)
+{
+#define X(n) if (!strcmp(name, #n)) { *value = s->n; return 0; }
+    RT_MEMSTATS(X)
+#undef X
+    return -1;
+}
