@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.." || exit 2
 for c in tests/bench/*.txt; do
     best=""
     for i in 1 2 3; do
-        line=$(build/ptxemu run "$c" --stats 2>&1 >/dev/null | grep 'lane-instructions in')
+        line=$(build/ptxemu run "$c" --time 2>&1 >/dev/null | grep 'lane-instructions in')
         rate=$(echo "$line" | sed -E 's/.*: ([0-9.]+) M lane.*/\1/')
         if [ -z "$best" ] || awk "BEGIN{exit !($rate > $best)}"; then best=$rate; bline=$line; fi
     done

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
     fputs("usage: ptxemu COMMAND ...\n"
           "\n"
-          "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats]\n"
+          "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats] [--time]\n"
           "  run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] ARG...\n"
           "      ARG is a kernel parameter, in order:\n"
           "        u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
@@ -170,9 +170,10 @@ static int cmd_run(int argc, char **argv)
     const char *libs[16];
     int nlibs = 0;
     rt_dump dumps[32];
-    int nd = 0, stats = 0;
+    int nd = 0, stats = 0, timing = 0;
     for (int i = used; i < argc; i++) {
         if (!strcmp(argv[i], "--stats")) { stats = 1; continue; }
+        if (!strcmp(argv[i], "--time")) { timing = 1; continue; }
         if (i + 1 >= argc) { fprintf(stderr, "ptxemu: %s needs a value\n", argv[i]); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
         if (!strcmp(argv[i], "--dump")) {
             char *eq = strchr(argv[i + 1], '=');
@@ -202,7 +203,7 @@ static int cmd_run(int argc, char **argv)
         RT_MEMSTATS(X)
 #undef X
     }
-    if (stats) {
+    if (timing) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
         fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s\n",
                 (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0);
