@@ -1091,6 +1091,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
         ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
         ro.libs = o->libs;
         ro.nlibs = o->nlibs;
+        ro.module = r->mod;      /* parsed and compiled once for all schedules */
         rt_run_result rr;
         int code = rt_run_case(c, &ro, 0, &rr, diags);
         r->schedules++;

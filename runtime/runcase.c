@@ -132,7 +132,8 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     memset(r, 0, sizeof *r);
     rt_strbuf_init(&r->out);
     r->ptx_path = c->ptx_path;
-    ptxemu_module *m = ptxemu_load(c->ptx_path, diags, &r->ptx_text, &r->ptx_len);
+    ptxemu_module *own = o->module ? NULL : ptxemu_load(c->ptx_path, diags, &r->ptx_text, &r->ptx_len);
+    const ptxemu_module *m = o->module ? o->module : own;
     if (!m) return r->exit_code = PTXEMU_EXIT_PTX;
     ptxemu_device dev;
     ptxemu_device_init(&dev);
@@ -223,7 +224,7 @@ done:
     free(bufaddr);
     ptxemu_device_destroy(&dev);
     r->ptx_text = NULL;
-    ptxemu_module_free(m);
+    if (own) ptxemu_module_free(own);
     return code;
 }
 

@@ -28,6 +28,8 @@ typedef struct rt_run_opts {
     int slice;                   /* vm_config.slice (0: default) */
     int memstats;                /* count memory statistics (when no hooks are given);
                                     with `check`, compare expect-stat lines too */
+    const ptxemu_module *module; /* the case's module, already loaded (borrowed; the
+                                    checker shares one across its schedules), or NULL */
 } rt_run_opts;
 
 typedef struct rt_run_result {
