@@ -38,6 +38,8 @@ const char *const chk_kind_names[CHK_NKINDS] = {
 #define REC_VALID 0x80
 #define REC_FENCED 0x40          /* the thread had executed a fence before */
 #define MARKED (VM_ACC_ATOMIC | VM_ACC_VOLATILE)
+#define SEM_REL 1                /* .release / .acq_rel: a fence before the access */
+#define SEM_ACQ 2                /* .acquire / .acq_rel: a fence after it */
 
 /* ---- random numbers ------------------------------------------------------------ */
 
@@ -208,7 +210,7 @@ typedef struct ck {
     sched S;
     /* launch geometry */
     uint32_t n;                  /* threads per CTA */
-    uint32_t block[3];
+    uint32_t block[3], grid[3];
     int nwarps;
     uint64_t cta;                /* linear index of the CTA in flight */
     uint32_t ctaid[3];
@@ -231,8 +233,12 @@ typedef struct ck {
     arrlist *pend;               /* [warp * VM_NBAR + id] */
     uint64_t bar_done_step[VM_NBAR];
     vc *bar_join[VM_NBAR];
+    uint8_t *bar_seen;           /* [id][thread] bit: the thread executed barrier id in this CTA */
+    uint32_t bar_nseen[VM_NBAR]; /* distinct threads that executed barrier id */
+    uint32_t bar_count[VM_NBAR]; /* the thread count it was last executed with (0: all) */
     int ran_activemask;
     int pauses;                  /* consecutive pauses at aligned barriers */
+    const uint8_t *sem;          /* per pc: SEM_* of release/acquire accesses, or NULL */
 } ck;
 
 static void thread_coords(const ck *C, uint32_t lin, uint32_t tid[3])
@@ -242,11 +248,11 @@ static void thread_coords(const ck *C, uint32_t lin, uint32_t tid[3])
     tid[2] = lin / (C->block[0] * C->block[1]);
 }
 
-static void grid_coords(const vm_launch *L, uint64_t lin, uint32_t c[3])
+static void grid_coords(const ck *C, uint64_t lin, uint32_t c[3])
 {
-    c[0] = (uint32_t)(lin % L->cfg.grid[0]);
-    c[1] = (uint32_t)(lin / L->cfg.grid[0] % L->cfg.grid[1]);
-    c[2] = (uint32_t)(lin / ((uint64_t)L->cfg.grid[0] * L->cfg.grid[1]));
+    c[0] = (uint32_t)(lin % C->grid[0]);
+    c[1] = (uint32_t)(lin / C->grid[0] % C->grid[1]);
+    c[2] = (uint32_t)(lin / ((uint64_t)C->grid[0] * C->grid[1]));
 }
 
 static void site_set(const ck *C, const vm_launch *L, chk_site *s, uint32_t pc, uint32_t lin, uint64_t cta_lin,
@@ -258,7 +264,8 @@ static void site_set(const ck *C, const vm_launch *L, chk_site *s, uint32_t pc, 
     s->has_thread = 1;
     s->access = access;
     thread_coords(C, lin, s->tid);
-    grid_coords(L, cta_lin, s->cta);
+    (void)L;
+    grid_coords(C, cta_lin, s->cta);
 }
 
 /* Records a finding (deduplicated by key); returns it, or NULL when capped. */
@@ -300,6 +307,9 @@ static void cta_reset_state(ck *C)
     if (C->pend)
         for (int i = 0; i < C->nwarps * VM_NBAR; i++) arr_clear(&C->pend[i]);
     for (int i = 0; i < VM_NBAR; i++) { vc_unref(C->bar_join[i]); C->bar_join[i] = NULL; C->bar_done_step[i] = 0; }
+    if (C->bar_seen) memset(C->bar_seen, 0, (size_t)VM_NBAR * (C->n / 8 + 1));
+    memset(C->bar_nseen, 0, sizeof C->bar_nseen);
+    memset(C->bar_count, 0, sizeof C->bar_count);
     for (uint32_t i = 0; i < C->nsh_locs; i++) vc_unref(C->sh_locs[i].rel);
     C->nsh_locs = 0;
     wtab_clear(&C->sh_sync);
@@ -312,13 +322,15 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
         C->n = L->nthreads;
         C->nwarps = L->nwarps;
         memcpy(C->block, L->cfg.block, sizeof C->block);
+        memcpy(C->grid, L->cfg.grid, sizeof C->grid);
         C->t = calloc(C->n, sizeof *C->t);
         C->pend = calloc((size_t)C->nwarps * VM_NBAR, sizeof *C->pend);
         C->shared_size = L->shared_size;
         C->sh = calloc(C->shared_size / 4 + 2, sizeof *C->sh);
         C->sh_written = calloc(C->shared_size / 8 + 2, 1);
         C->local_size = L->cfg.local_size;
-        if (!C->t || !C->pend || !C->sh || !C->sh_written) abort();
+        C->bar_seen = calloc((size_t)VM_NBAR * (C->n / 8 + 1), 1);
+        if (!C->t || !C->pend || !C->sh || !C->sh_written || !C->bar_seen) abort();
     } else {
         cta_reset_state(C);
         memset(C->sh, 0, (C->shared_size / 4 + 2) * sizeof *C->sh);
@@ -585,6 +597,17 @@ static void bits_set(uint8_t *bm, uint64_t a, int n)
     for (int i = 0; i < n; i++) bm[(a + (uint64_t)i) >> 3] |= (uint8_t)(1u << ((a + (uint64_t)i) & 7));
 }
 
+/* Thread t executes a fence (membar/fence, or the one implied by a
+ * release or acquire access). */
+static void thread_fence(ck *C, uint32_t t)
+{
+    thr *T = &C->t[t];
+    T->fenced = 1;
+    T->fence_seq = C->seq;
+    T->fence_clk = T->clk;
+    T->clk++;
+}
+
 static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
                      int size, int flags)
 {
@@ -605,6 +628,9 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
         return;
     }
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
+    int sem = C->sem && (flags & MARKED) ? C->sem[pc] : 0;
+    /* st.release / atom.acq_rel: a fence.acq_rel, then the access */
+    if (sem & SEM_REL) thread_fence(C, t);
     if (space == BC_SP_SHARED) {
         if (addr + (uint64_t)size > C->shared_size) return;
         if ((flags & VM_ACC_READ) && !bits_all_set(C->sh_written, addr, size))
@@ -621,6 +647,8 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
             if ((flags & VM_ACC_WRITE) && C->t[t].fenced) release(C, space, wd, t);
         }
     }
+    /* ld.acquire: the access, then a fence.acq_rel */
+    if (sem & SEM_ACQ) { C->seq++; thread_fence(C, t); }
 }
 
 static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
@@ -630,12 +658,7 @@ static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t l
     C->seq++;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(mm);
-        if (t >= C->n) continue;
-        thr *T = &C->t[t];
-        T->fenced = 1;
-        T->fence_seq = C->seq;
-        T->fence_clk = T->clk;
-        T->clk++;
+        if (t < C->n) thread_fence(C, t);
     }
 }
 
@@ -710,6 +733,9 @@ static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes
         thr *T = &C->t[t];
         T->base->refs++;
         al->a[al->n++] = (arrival){ t, T->clk, pc, (I->flags & BC_IF_ALIGNED) != 0, T->base };
+        uint8_t *seen = &C->bar_seen[(size_t)id * (C->n / 8 + 1) + t / 8];
+        if (!(*seen & (1u << (t & 7)))) { *seen |= (uint8_t)(1u << (t & 7)); C->bar_nseen[id]++; }
+        C->bar_count[id] = I->n ? (uint32_t)w->R[I->b + (uint32_t)l] : 0;
         T->clk++;
     }
     return 0;
@@ -726,11 +752,14 @@ static void barrier_complete(ck *C, vm_launch *L, vm_cta *cta, int id)
     uint32_t pc0 = UINT32_MAX, pc1 = UINT32_MAX, t1 = 0;
     for (uint32_t ww = warps; ww; ww &= ww - 1) {
         arrlist *al = &C->pend[__builtin_ctz(ww) * VM_NBAR + id];
-        uint32_t wpc = UINT32_MAX;
+        uint32_t wpc = UINT32_MAX, lanes = 0;
         for (int i = 0; i < al->n; i++) {
             arrival *a = &al->a[i];
             s[k++] = (jsrc){ a->tid, a->clk, a->base };
-            /* .aligned: the lanes of a warp execute the same barrier instruction */
+            /* .aligned: the lanes of a warp execute the same barrier instruction
+             * (a lane's second arrival in the phase is reported by the VM) */
+            if (lanes & BIT(a->tid % BC_WARP)) continue;
+            lanes |= BIT(a->tid % BC_WARP);
             if (wpc == UINT32_MAX) wpc = a->pc;
             else if (a->pc != wpc && (a->aligned || L->code[wpc].flags & BC_IF_ALIGNED) && pc1 == UINT32_MAX) {
                 pc0 = wpc;
@@ -982,6 +1011,36 @@ static void fault_site(const rt_run_result *rr, chk_site *s, const char *access)
     s->access = access;
 }
 
+/* A deadlock at a counted barrier that more distinct threads executed than
+ * its count: the first `count` completed a phase and the rest wait for a
+ * phase that never completes (96 threads at `bar.sync 1, 64`). */
+static void over_subscribed(ck *C, const rt_run_result *rr)
+{
+    if (!C->pend) return;
+    for (int id = 0; id < VM_NBAR; id++) {
+        uint32_t cnt = C->bar_count[id];
+        if (!cnt || C->bar_nseen[id] <= cnt) continue;
+        const arrival *a = NULL;
+        uint32_t waiting = 0;
+        for (int wi = 0; wi < C->nwarps; wi++) {
+            const arrlist *al = &C->pend[wi * VM_NBAR + id];
+            if (al->n && !a) a = &al->a[0];
+            waiting += (uint32_t)al->n;
+        }
+        if (!a) continue;
+        char key[96];
+        snprintf(key, sizeof key, "barrier:over:%u", a->pc);
+        chk_finding *f = add_finding(C->res, C->max_findings, CHK_BARRIER, key, C->seed, C->schedule);
+        if (!f) continue;
+        site_set(C, NULL, &f->at, a->pc, a->tid, C->cta, "barrier");
+        snprintf(f->msg, sizeof f->msg,
+                 "more threads arrive at barrier %d than its thread count %u: %u threads of the block executed it, so "
+                 "after the completed phases %u threads wait for a phase that never completes",
+                 id, cnt, C->bar_nseen[id], waiting);
+    }
+    (void)rr;
+}
+
 /* Turns how a schedule ended into findings; returns 1 if it explained the end. */
 static int classify_end(ck *C, const rt_run_result *rr)
 {
@@ -998,6 +1057,7 @@ static int classify_end(ck *C, const rt_run_result *rr)
                      coll ? " (lanes wait in warp collectives that can never complete)" : "");
             f->detail = strdup(rep);
         }
+        over_subscribed(C, rr);
         if (coll) {
             snprintf(key, sizeof key, "mask:deadlock:%u", rr->fault.pc);
             f = add_finding(C->res, C->max_findings, CHK_MASK, key, C->seed, C->schedule);
@@ -1039,6 +1099,7 @@ static void ck_free(ck *C)
     free(C->pend);
     free(C->sh);
     free(C->sh_written);
+    free(C->bar_seen);
     wtab_free(&C->sh_sync);
     free(C->sh_locs);
     wtab_free(&C->gl);
@@ -1046,6 +1107,46 @@ static void ck_free(ck *C)
     for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
     free(C->gl_locs);
     wtab_free(&C->gl_sync);
+}
+
+/* Release and acquire semantics of strong accesses.  The compiler marks
+ * .volatile, .relaxed, .acquire, .release and .acq_rel accesses alike
+ * (VM_ACC_VOLATILE), so the qualifiers are read from the instruction's
+ * PTX line.  Returns a byte per pc (SEM_*), or NULL. */
+static uint8_t *sem_table(const ptxemu_module *m)
+{
+    const bc_module *bc = m->bc;
+    if (!m->text || !bc->ncode) return NULL;
+    int nlines = 1;
+    for (size_t i = 0; i < m->len; i++) nlines += m->text[i] == '\n';
+    size_t *start = malloc((size_t)(nlines + 1) * sizeof *start);
+    uint8_t *sem = calloc(bc->ncode, 1);
+    if (!start || !sem) abort();
+    int n = 0;
+    start[n++] = 0;
+    for (size_t i = 0; i < m->len; i++) if (m->text[i] == '\n') start[n++] = i + 1;
+    for (uint32_t pc = 0; pc < bc->ncode; pc++) {
+        const bc_insn *I = &bc->code[pc];
+        if (I->line < 1 || I->line > n) continue;
+        const char *p = m->text + start[I->line - 1], *end = m->text + m->len;
+        /* the mnemonic: up to the first blank after the guard */
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        if (p < end && *p == '@') { while (p < end && *p != ' ' && *p != '\t' && *p != '\n') p++; while (p < end && (*p == ' ' || *p == '\t')) p++; }
+        const char *q = p;
+        while (q < end && *q != ' ' && *q != '\t' && *q != '\n' && *q != ';') q++;
+        if (!((q - p > 3 && !strncmp(p, "ld.", 3)) || (q - p > 3 && !strncmp(p, "st.", 3)) ||
+              (q - p > 5 && !strncmp(p, "atom.", 5)) || (q - p > 4 && !strncmp(p, "red.", 4))))
+            continue;
+        for (const char *s = p; s < q; s++) {
+            if (*s != '.') continue;
+            size_t k = (size_t)(q - s);
+            if (k >= 8 && !strncmp(s, ".release", 8)) sem[pc] |= SEM_REL;
+            else if (k >= 8 && !strncmp(s, ".acquire", 8)) sem[pc] |= SEM_ACQ;
+            else if (k >= 8 && !strncmp(s, ".acq_rel", 8)) sem[pc] |= SEM_REL | SEM_ACQ;
+        }
+    }
+    free(start);
+    return sem;
 }
 
 int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags)
@@ -1058,6 +1159,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
     r->mod = ptxemu_load(c->ptx_path, diags, &text, &len);
     free(text);
     if (!r->mod) return PTXEMU_EXIT_PTX;
+    uint8_t *sem = sem_table(r->mod);
     int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
     int maxf = o->max_findings > 0 ? o->max_findings : CHK_DEFAULT_MAX_FINDINGS;
     vm_hooks H;
@@ -1077,6 +1179,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
         C.max_findings = maxf;
         C.seed = chk_schedule_seed(o->seed, k);
         C.schedule = k;
+        C.sem = sem;
         H.ctx = &C;
         rt_run_opts ro;
         memset(&ro, 0, sizeof ro);
@@ -1099,6 +1202,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
             snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
             rt_run_result_free(&rr);
             ck_free(&C);
+            free(sem);
             return code;
         }
         int explained = classify_end(&C, &rr);
@@ -1131,6 +1235,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
         rt_run_result_free(&rr);
         ck_free(&C);
     }
+    free(sem);
     if (r->nfindings) return PTXEMU_EXIT_MISMATCH;
     return explained0 ? PTXEMU_EXIT_OK : code0;
 }

@@ -156,3 +156,173 @@ extern "C" __global__ void schedule_last_writer(int *out) {
 extern "C" __global__ void ok_schedule_last_writer(int *out) {
     atomicMax(&out[0], (int)threadIdx.x);
 }
+
+// race: relaxed flag accesses order nothing; st.release / ld.acquire do (a fence each).
+__device__ __forceinline__ void st_relaxed(int *p, int v) { asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+__device__ __forceinline__ int ld_relaxed(int *p) { int v; asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+__device__ __forceinline__ void st_release(int *p, int v) { asm volatile("st.release.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+__device__ __forceinline__ int ld_acquire(int *p) { int v; asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+extern "C" __global__ void race_flag_relaxed(int *flag, int *data, int *out) {
+    int lane = threadIdx.x & 31;
+    if (lane == 0) {
+        while (ld_relaxed(flag) == 0) { }
+        out[0] = data[0] + 1;
+    } else if (lane == 31) {
+        data[0] = 1000;
+        st_relaxed(flag, 1);
+    }
+}
+extern "C" __global__ void ok_race_flag_relaxed(int *flag, int *data, int *out) {
+    int lane = threadIdx.x & 31;
+    if (lane == 0) {
+        while (ld_acquire(flag) == 0) { }
+        out[0] = data[0] + 1;
+    } else if (lane == 31) {
+        data[0] = 1000;
+        st_release(flag, 1);
+    }
+}
+
+// barrier: a thread count given in a register that is not a multiple of 32
+// (an immediate one is a compile error).
+extern "C" __global__ void barrier_count_reg(int *out, int n) {
+    asm volatile("bar.sync 1, %0;" :: "r"(n) : "memory");
+    out[threadIdx.x] = 1;
+}
+extern "C" __global__ void ok_barrier_count_reg(int *out, int n) {
+    asm volatile("bar.sync 1, %0;" :: "r"(n & ~31) : "memory");
+    out[threadIdx.x] = 1;
+}
+
+// barrier: 96 threads at a barrier counted for 64: the first two warps complete a
+// phase, the third starts another that never completes.
+extern "C" __global__ void barrier_oversubscribed(int *out) {
+    asm volatile("bar.sync 1, 64;" ::: "memory");
+    out[threadIdx.x] = 1;
+}
+extern "C" __global__ void ok_barrier_oversubscribed(int *out) {   // 128 threads: two whole phases
+    asm volatile("bar.sync 1, 64;" ::: "memory");
+    out[threadIdx.x] = 1;
+}
+
+// barrier: __syncthreads_count (bar.red) in one warp, __syncthreads in the other.
+extern "C" __global__ void barrier_red_mixed(const int *in, int *out) {
+    int tid = threadIdx.x, n;
+    if (tid < 32) n = __syncthreads_count(in[tid] > 3);
+    else { __syncthreads(); n = -1; }
+    out[tid] = n;
+}
+extern "C" __global__ void ok_barrier_red_mixed(const int *in, int *out) {
+    int tid = threadIdx.x, n;
+    if (tid < 32) n = __syncthreads_count(in[tid] > 3);
+    else n = __syncthreads_count(0) - 1;
+    out[tid] = n;
+}
+
+// barrier: warp 0 arrives (bar.arrive) and then waits (bar.sync) in one phase of barrier 1.
+extern "C" __global__ void barrier_arrive_twice(int *out) {
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    if (tid < 32) {
+        s[tid] = tid;
+        asm volatile("bar.arrive 1, 64;" ::: "memory");
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+    } else {
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+        out[tid] = s[tid - 32];
+    }
+}
+extern "C" __global__ void ok_barrier_arrive_twice(int *out) {      // producer arrives, consumer waits
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    if (tid < 32) {
+        s[tid] = tid;
+        asm volatile("bar.arrive 1, 64;" ::: "memory");
+    } else {
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+        out[tid] = s[tid - 32];
+    }
+}
+
+// barrier: the aligned form (bar.sync) in both arms of a branch that splits a warp;
+// the non-aligned form (barrier.sync) allows it.
+extern "C" __global__ void barrier_aligned_arms(int *out) {
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    s[tid] = tid;
+    if (tid & 1) { asm volatile("bar.sync 0;" ::: "memory"); out[tid] = s[63 - tid]; }
+    else { asm volatile("bar.sync 0;" ::: "memory"); out[tid] = s[63 - tid] * 2; }
+}
+extern "C" __global__ void ok_barrier_aligned_arms(int *out) {
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    s[tid] = tid;
+    if (tid & 1) { asm volatile("barrier.sync 0;" ::: "memory"); out[tid] = s[63 - tid]; }
+    else { asm volatile("barrier.sync 0;" ::: "memory"); out[tid] = s[63 - tid] * 2; }
+}
+
+// mask: every lane executes __syncwarp with a mask of the low half.
+extern "C" __global__ void mask_syncwarp_outside(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    __syncwarp(0x0000ffffu);
+    out[lane] = s[lane ^ 1];
+}
+extern "C" __global__ void ok_mask_syncwarp_outside(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    __syncwarp(lane < 16 ? 0x0000ffffu : 0xffff0000u);
+    out[lane] = s[lane ^ 1];
+}
+
+// mask: the full mask names lanes that wait at a (non-aligned) block barrier instead.
+extern "C" __global__ void mask_never_arrives(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    if (lane < 16) { __syncwarp(FULL); out[lane] = s[lane ^ 1]; }
+    asm volatile("barrier.sync 0;" ::: "memory");
+    out[lane + 32] = s[31 - lane];
+}
+extern "C" __global__ void ok_mask_never_arrives(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    if (lane < 16) { __syncwarp(0x0000ffffu); out[lane] = s[lane ^ 1]; }
+    asm volatile("barrier.sync 0;" ::: "memory");
+    out[lane + 32] = s[31 - lane];
+}
+
+// mask: the full mask names lanes that synchronised with a mask of their own and exited.
+extern "C" __global__ void mask_exited_elsewhere(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    if (lane >= 16) { __syncwarp(0xffff0000u); out[lane] = s[lane ^ 1]; return; }
+    __syncwarp(FULL);
+    out[lane] = s[lane ^ 1];
+}
+extern "C" __global__ void ok_mask_exited_elsewhere(const int *in, int *out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    s[lane] = in[lane];
+    if (lane >= 16) { __syncwarp(0xffff0000u); out[lane] = s[lane ^ 1]; return; }
+    __syncwarp(0x0000ffffu);
+    out[lane] = s[lane ^ 1];
+}
+
+// mask: lanes of one full mask wait in different collectives (__syncwarp and a vote).
+extern "C" __global__ void mask_split_collectives(const int *in, int *out) {
+    int lane = threadIdx.x & 31, v = in[lane];
+    if (lane < 16) { __syncwarp(FULL); v += 1; }
+    else v = __any_sync(FULL, v > 3);
+    out[lane] = v;
+}
+extern "C" __global__ void ok_mask_split_collectives(const int *in, int *out) {
+    int lane = threadIdx.x & 31, v = in[lane];
+    if (lane < 16) v = __any_sync(FULL, v > 5) + 1;
+    else v = __any_sync(FULL, v > 3);
+    out[lane] = v;
+}

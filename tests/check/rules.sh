@@ -11,7 +11,9 @@ bad() { echo "FAIL rules: $1"; }
 CASES=tests/check/cases
 
 # seed replay: every finding's seed, run alone, shows the same finding again
-for c in race_shared_warp race_flag_nofence mask_mismatch barrier_divergent uninit_local mask_exited_source; do
+for c in race_shared_warp race_flag_nofence mask_mismatch barrier_divergent uninit_local mask_exited_source \
+         race_flag_relaxed barrier_count_reg barrier_oversubscribed barrier_red_mixed barrier_arrive_twice \
+         barrier_aligned_arms mask_syncwarp_outside mask_never_arrives mask_exited_elsewhere mask_split_collectives; do
     "$PTXEMU" check $CASES/$c/case.txt --format json --output "$T/$c.json" >/dev/null 2>&1
     if python3 - "$PTXEMU" "$CASES/$c/case.txt" "$T/$c.json" <<'PY'
 import json, subprocess, sys
