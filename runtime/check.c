@@ -61,7 +61,9 @@ uint64_t chk_schedule_seed(uint64_t base, int k)
 
 /* ---- vector clocks --------------------------------------------------------------- */
 
-typedef struct fent { uint64_t cta, seq; } fent;
+/* Knowledge of another (finished) CTA: the clocks of its threads that a
+ * release of that CTA carried (snap->v, shared and never modified). */
+typedef struct fent { uint64_t cta; struct vc *snap; } fent;
 
 typedef struct vc {
     uint32_t refs, n;
@@ -81,39 +83,60 @@ static vc *vc_new(uint32_t n)
 
 static void vc_unref(vc *x)
 {
-    if (x && --x->refs == 0) { free(x->fm); free(x); }
+    while (x && --x->refs == 0) {
+        /* snapshots chain through their own knowledge: free iteratively
+         * along the last entry, recursively (shallow) for the others */
+        vc *next = x->nfm ? x->fm[x->nfm - 1].snap : NULL;
+        for (int i = 0; i + 1 < x->nfm; i++) vc_unref(x->fm[i].snap);
+        free(x->fm);
+        free(x);
+        x = next;
+    }
 }
 
-static void fm_put(vc *x, uint64_t cta, uint64_t seq)
+/* Adds knowledge of CTA `cta` (its thread clocks snap->v) to x. */
+static void fm_put(vc *x, uint64_t cta, vc *snap)
 {
-    for (int i = 0; i < x->nfm; i++)
-        if (x->fm[i].cta == cta) { if (seq > x->fm[i].seq) x->fm[i].seq = seq; return; }
+    for (int i = 0; i < x->nfm; i++) {
+        if (x->fm[i].cta != cta) continue;
+        vc *o = x->fm[i].snap;
+        if (o == snap) return;
+        uint32_t k = 0;
+        while (k < o->n && o->v[k] >= snap->v[k]) k++;
+        if (k == o->n) return;                       /* already known */
+        vc *m = vc_new(o->n);
+        for (k = 0; k < o->n; k++) m->v[k] = o->v[k] > snap->v[k] ? o->v[k] : snap->v[k];
+        vc_unref(o);
+        x->fm[i].snap = m;
+        return;
+    }
     if (x->nfm == x->capfm) {
         x->capfm = x->capfm ? x->capfm * 2 : 4;
         x->fm = realloc(x->fm, (size_t)x->capfm * sizeof *x->fm);
         if (!x->fm) abort();
     }
-    x->fm[x->nfm++] = (fent){ cta, seq };
+    snap->refs++;
+    x->fm[x->nfm++] = (fent){ cta, snap };
 }
 
-static uint64_t fm_get(const vc *x, uint64_t cta)
+static const vc *fm_get(const vc *x, uint64_t cta)
 {
-    for (int i = 0; i < x->nfm; i++) if (x->fm[i].cta == cta) return x->fm[i].seq;
-    return 0;
+    for (int i = 0; i < x->nfm; i++) if (x->fm[i].cta == cta) return x->fm[i].snap;
+    return NULL;
 }
 
 static vc *vc_copy(const vc *a)
 {
     vc *x = vc_new(a->n);
     memcpy(x->v, a->v, (size_t)a->n * sizeof(uint32_t));
-    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].seq);
+    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].snap);
     return x;
 }
 
 static void vc_max(vc *x, const vc *a)
 {
     for (uint32_t i = 0; i < x->n; i++) if (a->v[i] > x->v[i]) x->v[i] = a->v[i];
-    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].seq);
+    for (int i = 0; i < a->nfm; i++) fm_put(x, a->fm[i].cta, a->fm[i].snap);
 }
 
 /* ---- shadow memory ---------------------------------------------------------------- */
@@ -178,7 +201,7 @@ static void wtab_clear(wtab *t)
 static void wtab_free(wtab *t) { free(t->keys); free(t->idx); memset(t, 0, sizeof *t); }
 
 /* A flag word that carried a release. */
-typedef struct syncloc { vc *rel; uint64_t rel_cta, rel_seq; } syncloc;
+typedef struct syncloc { vc *rel; uint64_t rel_cta; } syncloc;
 
 /* ---- checker state ------------------------------------------------------------------ */
 
@@ -398,7 +421,8 @@ static void assign(ck *C, uint32_t t, vc *J)
 static int hb(const ck *C, const rec *r, uint32_t t)
 {
     if (r->cta == C->cta) return r->clk <= vget(C, t, r->tid);
-    return fm_get(C->t[t].base, r->cta) >= r->seq;
+    const vc *snap = fm_get(C->t[t].base, r->cta);
+    return snap && r->clk <= snap->v[r->tid];
 }
 
 static int same_thread(const ck *C, const rec *r, uint32_t t) { return r->cta == C->cta && r->tid == t; }
@@ -552,13 +576,22 @@ static void release(ck *C, int space, uint64_t word, uint32_t t)
     syncloc *s = sync_loc(C, space, word, 1);
     if (!s->rel) s->rel = vc_new(C->n);
     else if (s->rel_cta != C->cta) {
-        fm_put(s->rel, s->rel_cta, s->rel_seq);
-        memset(s->rel->v, 0, (size_t)C->n * sizeof(uint32_t));
+        /* the word last carried a release of another (finished) CTA: that
+         * vector becomes knowledge of that CTA, and the word's vector starts
+         * over for this one */
+        vc *old = s->rel, *x = vc_new(C->n);
+        for (int i = 0; i < old->nfm; i++) fm_put(x, old->fm[i].cta, old->fm[i].snap);
+        fm_put(x, s->rel_cta, old);
+        vc_unref(old);
+        s->rel = x;
+    } else if (s->rel->refs > 1) {
+        vc *x = vc_copy(s->rel);                    /* snapshots are never modified */
+        vc_unref(s->rel);
+        s->rel = x;
     }
     vc_max(s->rel, T->base);
     if (T->fence_clk > s->rel->v[t]) s->rel->v[t] = T->fence_clk;
     s->rel_cta = C->cta;
-    if (T->fence_seq > s->rel_seq) s->rel_seq = T->fence_seq;
 }
 
 static void acquire(ck *C, int space, uint64_t word, uint32_t t)
@@ -568,8 +601,9 @@ static void acquire(ck *C, int space, uint64_t word, uint32_t t)
     vc *b = own_base(C, t);
     if (s->rel_cta == C->cta) vc_max(b, s->rel);
     else {
-        fm_put(b, s->rel_cta, s->rel_seq);
-        for (int i = 0; i < s->rel->nfm; i++) fm_put(b, s->rel->fm[i].cta, s->rel->fm[i].seq);
+        /* the clocks of the releasing CTA's threads that its release carried */
+        fm_put(b, s->rel_cta, s->rel);
+        for (int i = 0; i < s->rel->nfm; i++) fm_put(b, s->rel->fm[i].cta, s->rel->fm[i].snap);
     }
 }
 

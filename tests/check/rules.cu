@@ -326,3 +326,30 @@ extern "C" __global__ void ok_mask_split_collectives(const int *in, int *out) {
     else v = __any_sync(FULL, v > 3);
     out[lane] = v;
 }
+
+// race: the last block (found with a fenced atomic counter) clears the partial sums, but
+// thread 1's partial is not ordered before thread 0's fence: no __syncthreads between them.
+// Blocks are ordered per thread, so the release carries only what thread 0 has seen.
+extern "C" __global__ void race_blocks_last(int *part, unsigned *count, int *out) {
+    __shared__ int last;
+    int tid = threadIdx.x;
+    if (tid == 1) part[blockIdx.x] = blockIdx.x + 10;
+    if (tid == 0) {
+        __threadfence();
+        last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && tid < gridDim.x) { out[tid] = part[tid]; part[tid] = 0; }
+}
+extern "C" __global__ void ok_race_blocks_last(int *part, unsigned *count, int *out) {
+    __shared__ int last;
+    int tid = threadIdx.x;
+    if (tid == 1) part[blockIdx.x] = blockIdx.x + 10;
+    __syncthreads();
+    if (tid == 0) {
+        __threadfence();
+        last = atomicInc(count, gridDim.x - 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && tid < gridDim.x) { out[tid] = part[tid]; part[tid] = 0; }
+}
