@@ -453,6 +453,12 @@ void b_insn(ptx_builder *b, ast_loc at, const char *guard, ast_loc gat,
     if (opds) {
         in->nopds = opds->n;
         in->opds = (ast_operand **)opds->v;
+        /* `(4*8)` parses as a one-item list: an immediate except in a call */
+        for (int i = 0; strcmp(in->op, "call") != 0 && i < in->nopds; i++) {
+            ast_operand *o = in->opds[i];
+            if (o->kind == AST_OPD_LIST && o->nsub == 1 && o->sub[0]->kind == AST_OPD_INT)
+                in->opds[i] = o->sub[0];
+        }
     }
 }
 
@@ -491,6 +497,7 @@ void b_loc_inlined(ptx_builder *b, ast_loc at, int64_t f, int64_t l, int64_t c,
     }
     b_loc(b, at, f, l, c);
     b->src_cur.function_name = fname;
+    b->src_cur.function_base = fname;
     b->src_cur.in_file = to_int(b, at, inf);
     b->src_cur.in_line = to_int(b, at, inl);
     b->src_cur.in_col = to_int(b, at, inc);
@@ -509,10 +516,98 @@ void b_branchtargets(ptx_builder *b, ast_loc at, const char *label, b_list *name
     s->u.targets.names = names ? (const char **)names->v : NULL;
 }
 
-void b_callprototype(ptx_builder *b, ast_loc at, const char *label)
+void b_calltargets(ptx_builder *b, ast_loc at, const char *label, b_list *names)
 {
-    /* only the label is kept: `proto: .callprototype ...;` */
+    /* a label (as before) that also lists the functions */
     b_label(b, at, label);
+    ast_stmt *s = &b->stmts[b->nstmts - 1];
+    s->ncalltargets = names ? names->n : 0;
+    s->calltargets = names ? (const char **)names->v : NULL;
+}
+
+static void apply_perf(ptx_builder *b, ast_func *f, b_perf *p);
+
+static void copy_params(ptx_builder *b, b_list *l, int *n, ast_var **v)
+{
+    if (!l)
+        return;
+    *n = l->n;
+    *v = arena_alloc(b->a, (size_t)l->n * sizeof **v);
+    for (int i = 0; i < l->n; i++)
+        (*v)[i] = *(ast_var *)l->v[i];
+}
+
+void b_callprototype(ptx_builder *b, ast_loc at, const char *label, b_list *rets,
+                     const char *name, b_list *params, b_list *perfs)
+{
+    /* a label (as before) carrying the signature: `proto: .callprototype
+     * (.param .b32 _) _ (.param .b32 _);` */
+    ast_func *f = arena_alloc(b->a, sizeof *f);
+    f->loc = at;
+    f->name = label;
+    if (strcmp(name, "_") != 0) {
+        char buf[128];
+        b_error(b, at.line, at.col, "a .callprototype is named '_', not '%s'",
+                b_quote(buf, sizeof buf, name, strlen(name)));
+    }
+    copy_params(b, rets, &f->nrets, &f->rets);
+    copy_params(b, params, &f->nparams, &f->params);
+    for (int i = 0; perfs && i < perfs->n; i++)
+        apply_perf(b, f, perfs->v[i]);
+    b_label(b, at, label);
+    b->stmts[b->nstmts - 1].proto = f;
+}
+
+void b_alias(ptx_builder *b, ast_loc at, const char *alias, const char *target,
+             ast_loc target_at)
+{
+    ast_alias *a = arena_alloc(b->a, sizeof *a);
+    a->loc = at;
+    a->name = alias;
+    a->target = target;
+    a->target_loc = target_at;
+    b_list_add(b, &b->aliases, a, at);
+}
+
+/* `.loc ..., function_name sym+off`: the name becomes "sym+off"; its string
+ * is added to debug_strs once the module's .section .debug_str is read */
+typedef struct b_fnoff {
+    const char *label, *base;
+    int64_t off;
+} b_fnoff;
+
+void b_loc_fn_offset(ptx_builder *b, ast_loc at, int64_t off)
+{
+    const char *base = b->src_cur.function_name;
+    if (!base)
+        return;                                  /* b_loc_inlined failed */
+    if (off < 0 || off > INT_MAX) {
+        b_error(b, at.line, at.col, "function_name offset %lld out of range", (long long)off);
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "+%lld", (long long)off);
+    size_t n = strlen(base), k = strlen(buf);
+    char *lab = arena_alloc(b->a, n + k + 1);
+    memcpy(lab, base, n);
+    memcpy(lab + n, buf, k + 1);
+    b->src_cur.function_base = base;
+    b->src_cur.function_off = off;
+    b->src_cur.function_name = lab;
+    if (off == 0) {
+        b->src_cur.function_name = base;
+        return;
+    }
+    b_fnoff *last = b->fnoffs.n ? b->fnoffs.v[b->fnoffs.n - 1] : NULL;
+    if (last && last->off == off && strcmp(last->base, base) == 0) {
+        b->src_cur.function_name = last->label;  /* the same name again */
+        return;
+    }
+    b_fnoff *e = arena_alloc(b->a, sizeof *e);
+    e->label = lab;
+    e->base = base;
+    e->off = off;
+    b_list_add(b, &b->fnoffs, e, at);
 }
 
 /* ---- declarations ------------------------------------------------------- */
@@ -572,6 +667,15 @@ b_dims *b_dim(ptx_builder *b, b_dims *d, int64_t n, ast_loc at)
     }
     nd->d[nd->n++] = n;
     return nd;
+}
+
+b_dims *b_dim_expr(ptx_builder *b, b_dims *d, b_cval n, ast_loc at)
+{
+    if (!n.bad && n.v < 0) {
+        b_error(b, at.line, at.col, "array size %lld is negative", (long long)n.v);
+        n.v = 0;
+    }
+    return b_dim(b, d, n.bad ? 0 : n.v, at);
 }
 
 b_declarator *b_declarator_new(ptx_builder *b, ast_loc at, const char *name,
@@ -736,6 +840,11 @@ ast_init *b_init_int(ptx_builder *b, ast_loc at, int64_t v, int neg)
     return i;
 }
 
+ast_init *b_init_expr(ptx_builder *b, ast_loc at, b_cval x)
+{
+    return b_init_int(b, at, x.v, 0);
+}
+
 ast_init *b_init_bits(ptx_builder *b, ast_loc at, int is_f64, uint64_t bits, int neg)
 {
     ast_init *i = new_init(b, is_f64 ? AST_INIT_F64 : AST_INIT_F32, at);
@@ -851,8 +960,18 @@ static void apply_perf(ptx_builder *b, ast_func *f, b_perf *p)
     } else if (!strcmp(p->name, "noreturn")) {
         want_lo = want_hi = 0;
         f->noreturn = 1;
+    } else if (!strcmp(p->name, "maxclusterrank")) {
+        dst = &f->maxclusterrank;
+    } else if (!strcmp(p->name, "reqnctapercluster")) {
+        want_hi = 3; dst = f->reqnctapercluster;
+    } else if (!strcmp(p->name, "explicitcluster")) {
+        want_lo = want_hi = 0;
+        f->explicitcluster = 1;
+    } else if (!strcmp(p->name, "blocksareclusters")) {
+        want_lo = want_hi = 0;
+        f->blocksareclusters = 1;
     } else {
-        return;                 /* cluster directives etc.: accepted, ignored */
+        return;
     }
     if (n < want_lo || n > want_hi) {
         b_error(b, p->loc.line, p->loc.col, "wrong number of values for .%s", p->name);
@@ -1005,6 +1124,179 @@ ast_operand *b_opd_addr(ptx_builder *b, ast_loc at, ast_operand *base, int64_t o
     return o;
 }
 
+ast_operand *b_opd_texaddr(ptx_builder *b, ast_loc at, ast_operand *tex,
+                           ast_operand *smp, ast_operand *coords)
+{
+    ast_operand *o = new_opd(b, AST_OPD_ADDR, at);
+    o->nsub = smp ? 3 : 2;
+    o->sub = arena_alloc(b->a, (size_t)o->nsub * sizeof *o->sub);
+    o->sub[0] = tex;
+    if (smp)
+        o->sub[1] = smp;
+    o->sub[o->nsub - 1] = coords;
+    return o;
+}
+
+ast_operand *b_opd_expr(ptx_builder *b, ast_loc at, b_cval x, int top)
+{
+    ast_operand *o = new_opd(b, AST_OPD_INT, at);
+    o->ival = x.v;
+    if (!top || !x.paren)
+        return o;
+    ast_operand *l = new_opd(b, AST_OPD_LIST, at);   /* b_insn unwraps it */
+    l->nsub = 1;
+    l->sub = arena_alloc(b->a, sizeof *l->sub);
+    l->sub[0] = o;
+    return l;
+}
+
+/* ---- constant expressions ------------------------------------------------ */
+
+b_cval b_cv_int(int64_t v, int uns)
+{
+    b_cval r = {0};
+    r.v = v;
+    r.uns = (unsigned char)(uns != 0);
+    return r;
+}
+
+b_cval b_cv_paren(b_cval x)
+{
+    x.lead = 0;
+    x.paren = 1;
+    return x;
+}
+
+static b_cval cv_err(ptx_builder *b, ast_loc at, const char *what)
+{
+    b_error(b, at.line, at.col, "%s in constant expression", what);
+    b_cval r = {0};
+    r.bad = 1;
+    return r;
+}
+
+b_cval b_cv_unary(ptx_builder *b, ast_loc at, int op, b_cval x)
+{
+    b_cval r = x;
+    r.lead = op == '-' || op == '+';
+    r.paren = 0;
+    if (x.bad)
+        return r;
+    switch (op) {
+    case '-':
+        if (!x.uns && x.v == INT64_MIN)
+            return cv_err(b, at, "integer overflow");
+        r.v = b_neg(x.v);                        /* unsigned: wraps as in C */
+        break;
+    case '~':
+        r.v = (int64_t)~(uint64_t)x.v;
+        break;
+    case '!':
+        r.v = !x.v;
+        r.uns = 0;
+        break;
+    }
+    return r;
+}
+
+b_cval b_cv_binary(ptx_builder *b, ast_loc at, int op, b_cval x, b_cval y)
+{
+    b_cval r = {0};
+    r.lead = x.lead;
+    if (x.bad || y.bad) {
+        r.bad = 1;
+        return r;
+    }
+    int uns = x.uns || y.uns;
+    uint64_t ux = (uint64_t)x.v, uy = (uint64_t)y.v, ur = 0;
+    int64_t sr = 0;
+    r.uns = (unsigned char)uns;
+    switch (op) {
+    case '+':
+        if (uns ? __builtin_add_overflow(ux, uy, &ur) : __builtin_add_overflow(x.v, y.v, &sr))
+            return cv_err(b, at, "integer overflow");
+        break;
+    case '-':
+        if (uns ? __builtin_sub_overflow(ux, uy, &ur) : __builtin_sub_overflow(x.v, y.v, &sr))
+            return cv_err(b, at, "integer overflow");
+        break;
+    case '*':
+        if (uns ? __builtin_mul_overflow(ux, uy, &ur) : __builtin_mul_overflow(x.v, y.v, &sr))
+            return cv_err(b, at, "integer overflow");
+        break;
+    case '/':
+    case '%':
+        if (uy == 0)
+            return cv_err(b, at, op == '/' ? "division by zero" : "remainder by zero");
+        if (uns)
+            ur = op == '/' ? ux / uy : ux % uy;
+        else if (x.v == INT64_MIN && y.v == -1)
+            return cv_err(b, at, "integer overflow");
+        else
+            sr = op == '/' ? x.v / y.v : x.v % y.v;
+        break;
+    case B_OP_SHL:
+    case B_OP_SHR:
+        if (y.v < 0 || y.v > 63 || (y.uns && uy > 63)) {
+            char m[80];
+            snprintf(m, sizeof m, "shift count %s%llu out of range (0 to 63)",
+                     !y.uns && y.v < 0 ? "-" : "",
+                     !y.uns && y.v < 0 ? (unsigned long long)(0 - uy) : (unsigned long long)uy);
+            return cv_err(b, at, m);
+        }
+        r.uns = x.uns;                           /* the left operand's type */
+        if (op == B_OP_SHR) {
+            if (x.uns)
+                ur = ux >> y.v;
+            else
+                sr = x.v < 0 ? (int64_t)~(~ux >> y.v) : (int64_t)(ux >> y.v);
+        } else {
+            ur = ux << y.v;
+            sr = (int64_t)ur;
+            if (x.uns ? (ur >> y.v) != ux
+                      : (sr < 0 ? (int64_t)~(~(uint64_t)sr >> y.v) : (int64_t)((uint64_t)sr >> y.v)) != x.v)
+                return cv_err(b, at, "integer overflow");
+        }
+        break;
+    case '<': case '>': case B_OP_LE: case B_OP_GE: case B_OP_EQ: case B_OP_NE: {
+        int lt = uns ? ux < uy : x.v < y.v, eq = ux == uy;
+        int v = op == '<' ? lt : op == '>' ? !lt && !eq : op == B_OP_LE ? lt || eq
+              : op == B_OP_GE ? !lt : op == B_OP_EQ ? eq : !eq;
+        r.uns = 0;
+        r.v = v;
+        return r;
+    }
+    case '&': ur = ux & uy; sr = (int64_t)ur; break;
+    case '|': ur = ux | uy; sr = (int64_t)ur; break;
+    case '^': ur = ux ^ uy; sr = (int64_t)ur; break;
+    case B_OP_LAND: r.uns = 0; r.v = x.v && y.v; return r;
+    case B_OP_LOR: r.uns = 0; r.v = x.v || y.v; return r;
+    }
+    r.v = r.uns ? (int64_t)ur : sr;
+    if (op == B_OP_SHL || op == B_OP_SHR)
+        r.v = x.uns ? (int64_t)ur : sr;
+    else if (uns)
+        r.v = (int64_t)ur;
+    return r;
+}
+
+b_cval b_cv_cond(b_cval c, b_cval x, b_cval y)
+{
+    b_cval r = c.v ? x : y;
+    r.uns = x.uns || y.uns;
+    r.lead = c.lead;
+    r.paren = 0;
+    r.bad = c.bad || x.bad || y.bad;
+    return r;
+}
+
+int64_t b_offset(ptx_builder *b, ast_loc at, b_cval x)
+{
+    if (!x.bad && !x.lead)
+        b_error(b, at.line, at.col, "expected ',' (or an offset starting with '+' or '-')");
+    return x.v;
+}
+
 ast_operand *b_opd_group(ptx_builder *b, ast_loc at, ast_opd_kind k, b_list *items)
 {
     ast_operand *o = new_opd(b, k, at);
@@ -1095,6 +1387,27 @@ ast_module *ast_parse(const char *path, const char *text, size_t len,
     m->files = arena_alloc(b.a, (size_t)(b.files.n + 1) * sizeof *m->files);
     for (int i = 0; i < b.files.n; i++)
         m->files[i] = *(ast_file *)b.files.v[i];
+    /* `function_name sym+off`: the string off bytes into sym's */
+    int nds = b.dstrs.n;
+    for (int i = 0; i < b.fnoffs.n; i++) {
+        const b_fnoff *e = b.fnoffs.v[i];
+        for (int j = 0; j < nds; j++) {
+            const ast_debug_str *d = b.dstrs.v[j];
+            if (strcmp(d->label, e->base) != 0)
+                continue;
+            if ((uint64_t)e->off <= strlen(d->text)) {
+                ast_debug_str *n = arena_alloc(b.a, sizeof *n);
+                n->label = e->label;
+                n->text = d->text + e->off;
+                b_list_add(&b, &b.dstrs, n, (ast_loc){0, 0});
+            }
+            break;
+        }
+    }
+    m->naliases = b.aliases.n;
+    m->aliases = arena_alloc(b.a, (size_t)(b.aliases.n + 1) * sizeof *m->aliases);
+    for (int i = 0; i < b.aliases.n; i++)
+        m->aliases[i] = *(ast_alias *)b.aliases.v[i];
     m->ndebug_strs = b.dstrs.n;
     m->debug_strs = arena_alloc(b.a, (size_t)(b.dstrs.n + 1) * sizeof *m->debug_strs);
     for (int i = 0; i < b.dstrs.n; i++)

@@ -21,11 +21,16 @@ typedef struct ast_loc {
     int line, col;
 } ast_loc;
 
-/* One `.loc FILE LINE COL[, function_name SYM, inlined_at F L C]` record. */
+/* One `.loc FILE LINE COL[, function_name SYM[+OFF], inlined_at F L C]` record. */
 typedef struct ast_srcloc {
     int file, line, col;             /* file == 0: no .loc seen yet */
-    const char *function_name;       /* label in .debug_str, or NULL */
+    const char *function_name;       /* label in .debug_str, or NULL; for SYM+OFF
+                                        the text "SYM+OFF", which debug_strs also
+                                        lists (the string OFF bytes into SYM's)
+                                        when SYM's string is that long */
     int in_file, in_line, in_col;    /* inlined_at, in_file == 0: none */
+    const char *function_base;       /* SYM of function_name (== it without +OFF) */
+    int64_t function_off;            /* OFF, 0 if none */
 } ast_srcloc;
 
 /* ---- types ------------------------------------------------------------- */
@@ -58,7 +63,11 @@ typedef enum ast_opd_kind {
     AST_OPD_F64,      /* bits: 0dXXXXXXXXXXXXXXXX or a decimal float literal */
     AST_OPD_SYM,      /* name (+ ival offset): `foo`, `foo+4`, label names */
     AST_OPD_ADDR,     /* [base + ival]: base is sub[0] (REG or SYM) or absent
-                         (nsub == 0, absolute address ival) */
+                         (nsub == 0, absolute address ival); texture/surface
+                         forms [tex, coords] (nsub 2) and [tex, sampler,
+                         coords] (nsub 3): sub[0] the texture/surface, sub[1]
+                         the sampler, the last sub the coordinates (a VEC,
+                         or a single value), ival 0 */
     AST_OPD_VEC,      /* {a, b, c, d}: sub[0..nsub) are REG or SINK (or INT) */
     AST_OPD_PAIR,     /* d|p: sub[0] and sub[1] */
     AST_OPD_LIST,     /* ( a, b, ... ) of a call: sub[0..nsub) */
@@ -160,10 +169,18 @@ typedef enum ast_stmt_kind {
     AST_ST_BRANCHTARGETS     /* `lbl: .branchtargets a, b;`  u.targets */
 } ast_stmt_kind;
 
+struct ast_func;
+
 typedef struct ast_stmt {
     ast_stmt_kind kind;
     ast_loc loc;
     ast_srcloc src;          /* the last .loc before this statement */
+    /* LABEL written as `lbl: .callprototype ...;`: the prototype (name = the
+     * label, rets/params as declared, has_body 0); NULL otherwise */
+    const struct ast_func *proto;
+    /* LABEL written as `lbl: .calltargets f, g;`: the functions */
+    int ncalltargets;
+    const char **calltargets;
     union {
         ast_insn insn;
         const char *label;
@@ -188,6 +205,10 @@ typedef struct ast_func {
     int64_t maxntid[3], reqntid[3];  /* 0 where not given */
     int64_t minnctapersm, maxnreg;
     int noreturn;
+    int64_t maxclusterrank;          /* 0 where not given */
+    int64_t reqnctapercluster[3];    /* 0 where not given */
+    int explicitcluster;             /* .explicitcluster */
+    int blocksareclusters;           /* .blocksareclusters */
     int has_body;            /* 0: a prototype (`.extern .func f(...);`) */
     int nstmts;
     ast_stmt *stmts;         /* flat; scopes are AST_ST_OPEN/CLOSE pairs, and the
@@ -198,6 +219,13 @@ typedef struct ast_file {
     int index;               /* .file N */
     const char *path;
 } ast_file;
+
+/* `.alias name, target;` (module level). */
+typedef struct ast_alias {
+    ast_loc loc;
+    const char *name, *target;
+    ast_loc target_loc;
+} ast_alias;
 
 typedef struct ast_debug_str {
     const char *label;       /* $L__info_string0 */
@@ -226,6 +254,8 @@ typedef struct ast_module {
     int ndebug_strs;
     ast_debug_str *debug_strs;
     ast_arena *arena;
+    int naliases;            /* .alias directives, in order */
+    ast_alias *aliases;
 } ast_module;
 
 /* ---- entry points ------------------------------------------------------ */

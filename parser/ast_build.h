@@ -35,6 +35,23 @@ typedef struct b_list {
 #define B_MAX_REG_RANGE   1048576   /* %r<N> */
 #define B_MAX_INIT_DEPTH  64        /* nested { } in an initializer */
 #define B_MAX_DIMS        4
+#define B_MAX_EXPR_DEPTH  256       /* nested ( ) in one statement */
+#define B_MAX_BRACE_STACK 256       /* open { } whose locations are kept */
+
+/* A constant-expression value (and an INT token): 64-bit, signed unless a
+ * literal had a U suffix or exceeded INT64_MAX (C's usual conversions).
+ * lead: written with a leading unary + or - (so `sym - 4` is an offset);
+ * paren: a parenthesized expression as a whole; bad: an error was reported
+ * (later operators stay quiet). */
+typedef struct b_cval {
+    int64_t v;
+    unsigned char uns, lead, paren, bad;
+} b_cval;
+
+typedef struct b_brace {
+    ast_loc loc;
+    int indent;                  /* column of the first non-blank on its line */
+} b_brace;
 
 /* Declaration attributes collected left to right: `.align 4 .v2 .u32`,
  * `.u64 .ptr .global .align 16`. */
@@ -94,10 +111,16 @@ typedef struct ptx_builder {
     int tok_line, tok_col;
     char last_text[72];          /* the last token's text for messages */
     int last_kind;               /* 0: none yet */
+    ast_loc last_end;            /* where the last token ended */
+    int lex_uns;                 /* the last integer literal was unsigned */
 
     /* lexer context */
     int depth;                   /* braces open in a function body */
     int vdepth;                  /* vector braces in operands */
+    int pdepth, pdepth_err;      /* parentheses in this statement */
+    int insn_indent;             /* indentation of the instruction's line */
+    b_brace braces[B_MAX_BRACE_STACK];   /* the open body/scope braces */
+    ast_loc brace_suspect;       /* a `{` a less indented `}` skipped */
     int in_init, init_depth, init_overflow;
     int eof_done;
     int sect_str;                /* inside .section .debug_str */
@@ -114,6 +137,8 @@ typedef struct ptx_builder {
     ast_module *m;
     ast_arena *a;
     b_list items, files, dstrs;  /* of ast_item*, ast_file*, ast_debug_str* */
+    b_list aliases;              /* of ast_alias* */
+    b_list fnoffs;               /* of b_fnoff*: `.loc ... function_name sym+off` */
     int seen_target;
 
     /* the function being built */
@@ -162,6 +187,7 @@ void b_module_pragma(ptx_builder *b, ast_loc at, b_list *strings);
 b_spec *b_spec_add(ptx_builder *b, b_spec *s, int what, int64_t v, ast_loc at);
 enum { B_SPEC_ALIGN, B_SPEC_TYPE, B_SPEC_VEC, B_SPEC_PTR, B_SPEC_SPACE };
 b_dims *b_dim(ptx_builder *b, b_dims *d, int64_t n, ast_loc at); /* n < 0: [] */
+b_dims *b_dim_expr(ptx_builder *b, b_dims *d, b_cval n, ast_loc at);
 b_declarator *b_declarator_new(ptx_builder *b, ast_loc at, const char *name,
                                b_dims *dims, ast_init *init);
 b_declarator *b_declarator_range(ptx_builder *b, ast_loc at, const char *name,
@@ -173,6 +199,7 @@ void b_stmt_decl(ptx_builder *b, b_decl *d);
 
 /* initializers */
 ast_init *b_init_int(ptx_builder *b, ast_loc at, int64_t v, int neg);
+ast_init *b_init_expr(ptx_builder *b, ast_loc at, b_cval x);
 ast_init *b_init_bits(ptx_builder *b, ast_loc at, int is_f64, uint64_t bits, int neg);
 ast_init *b_init_float(ptx_builder *b, ast_loc at, const char *text, int neg);
 ast_init *b_init_sym(ptx_builder *b, ast_loc at, const char *fn, const char *name,
@@ -200,9 +227,25 @@ void b_loc(ptx_builder *b, ast_loc at, int64_t f, int64_t l, int64_t c);
 void b_loc_inlined(ptx_builder *b, ast_loc at, int64_t f, int64_t l, int64_t c,
                    const char *kw1, const char *fname, const char *kw2,
                    ast_loc kw2_at, int64_t inf, int64_t inl, int64_t inc);
+void b_loc_fn_offset(ptx_builder *b, ast_loc at, int64_t off);  /* after b_loc_inlined */
 void b_pragma(ptx_builder *b, ast_loc at, b_list *strings);
 void b_branchtargets(ptx_builder *b, ast_loc at, const char *label, b_list *names);
-void b_callprototype(ptx_builder *b, ast_loc at, const char *label);
+void b_calltargets(ptx_builder *b, ast_loc at, const char *label, b_list *names);
+void b_callprototype(ptx_builder *b, ast_loc at, const char *label, b_list *rets,
+                     const char *name, b_list *params, b_list *perfs);
+void b_alias(ptx_builder *b, ast_loc at, const char *alias, const char *target,
+             ast_loc target_at);
+
+/* constant expressions: evaluated as they are parsed */
+b_cval b_cv_int(int64_t v, int uns);
+b_cval b_cv_unary(ptx_builder *b, ast_loc at, int op, b_cval x);
+b_cval b_cv_binary(ptx_builder *b, ast_loc at, int op, b_cval x, b_cval y);
+b_cval b_cv_cond(b_cval c, b_cval x, b_cval y);
+b_cval b_cv_paren(b_cval x);
+/* ops for b_cv_binary besides the characters + - * / % & | ^ < >: */
+enum { B_OP_SHL = 256, B_OP_SHR, B_OP_LE, B_OP_GE, B_OP_EQ, B_OP_NE, B_OP_LAND, B_OP_LOR };
+/* `name iexpr`: the expression must start with + or - (an offset) */
+int64_t b_offset(ptx_builder *b, ast_loc at, b_cval x);
 
 /* operands */
 ast_operand *b_opd_reg(ptx_builder *b, ast_loc at, const char *name);
@@ -214,6 +257,12 @@ ast_operand *b_opd_bits(ptx_builder *b, ast_loc at, int is_f64, uint64_t bits, i
 ast_operand *b_opd_float(ptx_builder *b, ast_loc at, const char *text, int neg);
 ast_operand *b_opd_sink(ptx_builder *b, ast_loc at);
 ast_operand *b_opd_addr(ptx_builder *b, ast_loc at, ast_operand *base, int64_t off);
+/* [tex, {coords}] / [tex, sampler, {coords}]: smp may be NULL */
+ast_operand *b_opd_texaddr(ptx_builder *b, ast_loc at, ast_operand *tex,
+                           ast_operand *smp, ast_operand *coords);
+/* an integer constant expression as an operand; top: a whole operand, where
+ * a parenthesized one stays a one-item call list for `call` */
+ast_operand *b_opd_expr(ptx_builder *b, ast_loc at, b_cval x, int top);
 ast_operand *b_opd_group(ptx_builder *b, ast_loc at, ast_opd_kind k, b_list *items);
 ast_operand *b_opd_pair(ptx_builder *b, ast_loc at, ast_operand *x, ast_operand *y);
 int64_t b_neg(int64_t v);

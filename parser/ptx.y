@@ -25,6 +25,7 @@
 
 %union {
     int64_t i;
+    b_cval cv;
     uint64_t u;
     const char *s;
     int n;
@@ -70,12 +71,31 @@ static void ptxerror(PTXLTYPE *l, ptx_builder *b, const char *msg)
 
 %token END 0 "end of file"
 %token <s> INSN IDENT REG FLOAT STRING GUARD PERF
-%token <i> INT
+%token <cv> INT
 %token <u> F32 F64
 %token <n> TYPE VEC SPACE LINKAGE
 %token ALIGN PTR ENTRY FUNC VERSION TARGET ADDRSIZE FILE_ LOC PRAGMA
-%token BRANCHTARGETS CALLPROTOTYPE
+%token BRANCHTARGETS CALLPROTOTYPE CALLTARGETS ALIAS
 %token BODY_OPEN BODY_CLOSE SCOPE_OPEN SCOPE_CLOSE SINK ERRTOK
+%token SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!=" LAND "&&" LOR "||"
+
+/* constant expressions, C precedence; `( expr )` right after `(` is an
+ * expression rather than a one-item call list (b_opd_expr keeps the list
+ * for `call`) */
+%precedence VITEM
+%precedence ')'
+%right '?' ':'
+%left LOR
+%left LAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
 
 %type <n> linkage_opt
 %type <decl> decl
@@ -91,6 +111,8 @@ static void ptxerror(PTXLTYPE *l, ptx_builder *b, const char *msg)
 %type <fn> func_head
 %type <opd> opd value name vitem
 %type <i> offset
+%type <cv> iexpr
+%type <opd> tcoord
 
 %%
 
@@ -102,8 +124,9 @@ module
 item
     : VERSION FLOAT                 { b_version(b, L(@2), $2); }
     | TARGET target_words
-    | ADDRSIZE INT                  { b_address_size(b, L(@2), $2); }
-    | FILE_ INT STRING file_extra   { b_file(b, L(@1), $2, $3); }
+    | ADDRSIZE INT                  { b_address_size(b, L(@2), $2.v); }
+    | FILE_ INT STRING file_extra   { b_file(b, L(@1), $2.v, $3); }
+    | ALIAS IDENT ',' IDENT ';'     { b_alias(b, L(@2), $2, $4, L(@4)); }
     | decl ';'                      { b_item_decl(b, $1); }
     | func_head ';'                 { b_func_end(b, $1, 0); }
     | func_head body                { b_func_end(b, $1, 1); }
@@ -134,11 +157,11 @@ decl
     ;
 
 specs
-    : ALIGN INT                     { $$ = b_spec_add(b, NULL, B_SPEC_ALIGN, $2, L(@2)); }
+    : ALIGN INT                     { $$ = b_spec_add(b, NULL, B_SPEC_ALIGN, $2.v, L(@2)); }
     | TYPE                          { $$ = b_spec_add(b, NULL, B_SPEC_TYPE, $1, L(@1)); }
     | VEC                           { $$ = b_spec_add(b, NULL, B_SPEC_VEC, $1, L(@1)); }
     | PTR                           { $$ = b_spec_add(b, NULL, B_SPEC_PTR, 0, L(@1)); }
-    | specs ALIGN INT               { $$ = b_spec_add(b, $1, B_SPEC_ALIGN, $3, L(@3)); }
+    | specs ALIGN INT               { $$ = b_spec_add(b, $1, B_SPEC_ALIGN, $3.v, L(@3)); }
     | specs TYPE                    { $$ = b_spec_add(b, $1, B_SPEC_TYPE, $2, L(@2)); }
     | specs VEC                     { $$ = b_spec_add(b, $1, B_SPEC_VEC, $2, L(@2)); }
     | specs PTR                     { $$ = b_spec_add(b, $1, B_SPEC_PTR, 0, L(@2)); }
@@ -152,7 +175,7 @@ declarators
 
 declarator
     : dname dims init_opt           { $$ = b_declarator_new(b, L(@1), $1, $2, $3); }
-    | REG '<' INT '>'               { $$ = b_declarator_range(b, L(@1), $1, $3, L(@3)); }
+    | REG '<' INT '>'               { $$ = b_declarator_range(b, L(@1), $1, $3.v, L(@3)); }
     ;
 
 dname
@@ -162,7 +185,7 @@ dname
 
 dims
     : %empty                        { $$ = NULL; }
-    | dims '[' INT ']'              { $$ = b_dim(b, $1, $3, L(@3)); }
+    | dims '[' iexpr ']'            { $$ = b_dim_expr(b, $1, $3, L(@3)); }
     | dims '[' ']'                  { $$ = b_dim(b, $1, -1, L(@2)); }
     ;
 
@@ -174,8 +197,7 @@ init_opt
 init
     : '{' init_items '}'            { $$ = b_init_list(b, L(@1), $2); }
     | '{' '}'                       { $$ = b_init_list(b, L(@1), NULL); }
-    | INT                           { $$ = b_init_int(b, L(@1), $1, 0); }
-    | '-' INT                       { $$ = b_init_int(b, L(@1), $2, 1); }
+    | iexpr                         { $$ = b_init_expr(b, L(@1), $1); }
     | F32                           { $$ = b_init_bits(b, L(@1), 0, $1, 0); }
     | '-' F32                       { $$ = b_init_bits(b, L(@1), 0, $2, 1); }
     | F64                           { $$ = b_init_bits(b, L(@1), 1, $1, 0); }
@@ -234,8 +256,8 @@ perf
     ;
 
 ints
-    : INT                           { $$ = b_int_list(b, NULL, $1, L(@1)); }
-    | ints ',' INT                  { $$ = b_int_list(b, $1, $3, L(@3)); }
+    : INT                           { $$ = b_int_list(b, NULL, $1.v, L(@1)); }
+    | ints ',' INT                  { $$ = b_int_list(b, $1, $3.v, L(@3)); }
     ;
 
 body
@@ -254,16 +276,21 @@ stmt
     : IDENT ':'                     { b_label(b, L(@1), $1); }
     | IDENT ':' BRANCHTARGETS names ';'
                                     { b_branchtargets(b, L(@1), $1, $4); }
+    | IDENT ':' CALLTARGETS names ';'
+                                    { b_calltargets(b, L(@1), $1, $4); }
     | IDENT ':' CALLPROTOTYPE rets IDENT params_opt perfs ';'
-                                    { b_callprototype(b, L(@1), $1); }
+                                    { b_callprototype(b, L(@1), $1, $4, $5, $6, $7); }
     | INSN opds_opt ';'             { b_insn(b, L(@1), NULL, L(@1), $1, $2); }
     | GUARD INSN opds_opt ';'       { b_insn(b, L(@2), $1, L(@1), $2, $3); }
     | decl ';'                      { b_stmt_decl(b, $1); }
     | SCOPE_OPEN                    { b_scope_open(b, L(@1)); }
     | SCOPE_CLOSE                   { b_scope_close(b, L(@1)); }
-    | LOC INT INT INT               { b_loc(b, L(@1), $2, $3, $4); }
+    | LOC INT INT INT               { b_loc(b, L(@1), $2.v, $3.v, $4.v); }
     | LOC INT INT INT ',' IDENT IDENT ',' IDENT INT INT INT
-                                    { b_loc_inlined(b, L(@6), $2, $3, $4, $6, $7, $9, L(@9), $10, $11, $12); }
+                                    { b_loc_inlined(b, L(@6), $2.v, $3.v, $4.v, $6, $7, $9, L(@9), $10.v, $11.v, $12.v); }
+    | LOC INT INT INT ',' IDENT IDENT '+' INT ',' IDENT INT INT INT
+                                    { b_loc_inlined(b, L(@6), $2.v, $3.v, $4.v, $6, $7, $11, L(@11), $12.v, $13.v, $14.v);
+                                      b_loc_fn_offset(b, L(@9), $9.v); }
     | PRAGMA strings ';'            { b_pragma(b, L(@1), $2); }
     | error ';'                     { yyerrok; }
     | error SCOPE_CLOSE             { yyerrok; b_scope_close(b, L(@2)); }
@@ -293,21 +320,59 @@ opds
 
 opd
     : value
+    | iexpr                         { $$ = b_opd_expr(b, L(@1), $1, 1); }
     | SINK                          { $$ = b_opd_sink(b, L(@1)); }
     | '!' name                      { $$ = b_opd_not(b, L(@1), $2); }
     | name '|' name                 { $$ = b_opd_pair(b, L(@1), $1, $3); }
     | '[' name ']'                  { $$ = b_opd_addr(b, L(@1), $2, 0); }
     | '[' name offset ']'           { $$ = b_opd_addr(b, L(@1), $2, $3); }
-    | '[' INT ']'                   { $$ = b_opd_addr(b, L(@1), NULL, $2); }
+    | '[' iexpr ']'                 { $$ = b_opd_addr(b, L(@1), NULL, $2.v); }
+    | '[' name ',' tcoord ']'       { $$ = b_opd_texaddr(b, L(@1), $2, NULL, $4); }
+    | '[' name ',' name ',' tcoord ']'
+                                    { $$ = b_opd_texaddr(b, L(@1), $2, $4, $6); }
     | '{' vitems '}'                { $$ = b_opd_group(b, L(@1), AST_OPD_VEC, $2); }
     | '(' ')'                       { $$ = b_opd_group(b, L(@1), AST_OPD_LIST, NULL); }
     | '(' vitems ')'                { $$ = b_opd_group(b, L(@1), AST_OPD_LIST, $2); }
     ;
 
+/* texture/surface coordinates: a vector, or (1d) a single value */
+tcoord
+    : '{' vitems '}'                { $$ = b_opd_group(b, L(@1), AST_OPD_VEC, $2); }
+    | value
+    | iexpr                         { $$ = b_opd_expr(b, L(@1), $1, 0); }
+    ;
+
+/* `sym+4`, `[%rd1-8]`, `sym + 2*8`: an expression with a leading sign */
 offset
-    : '+' INT                       { $$ = $2; }
-    | '+' '-' INT                   { $$ = b_neg($3); }
-    | '-' INT                       { $$ = b_neg($2); }
+    : iexpr                         { $$ = b_offset(b, L(@1), $1); }
+    ;
+
+iexpr
+    : INT
+    | '(' iexpr ')'                 { $$ = b_cv_paren($2); }
+    | '-' iexpr %prec UNARY         { $$ = b_cv_unary(b, L(@1), '-', $2); }
+    | '+' iexpr %prec UNARY         { $$ = b_cv_unary(b, L(@1), '+', $2); }
+    | '~' iexpr %prec UNARY         { $$ = b_cv_unary(b, L(@1), '~', $2); }
+    | '!' iexpr %prec UNARY         { $$ = b_cv_unary(b, L(@1), '!', $2); }
+    | iexpr '*' iexpr               { $$ = b_cv_binary(b, L(@2), '*', $1, $3); }
+    | iexpr '/' iexpr               { $$ = b_cv_binary(b, L(@2), '/', $1, $3); }
+    | iexpr '%' iexpr               { $$ = b_cv_binary(b, L(@2), '%', $1, $3); }
+    | iexpr '+' iexpr               { $$ = b_cv_binary(b, L(@2), '+', $1, $3); }
+    | iexpr '-' iexpr               { $$ = b_cv_binary(b, L(@2), '-', $1, $3); }
+    | iexpr SHL iexpr               { $$ = b_cv_binary(b, L(@2), B_OP_SHL, $1, $3); }
+    | iexpr SHR iexpr               { $$ = b_cv_binary(b, L(@2), B_OP_SHR, $1, $3); }
+    | iexpr '<' iexpr               { $$ = b_cv_binary(b, L(@2), '<', $1, $3); }
+    | iexpr '>' iexpr               { $$ = b_cv_binary(b, L(@2), '>', $1, $3); }
+    | iexpr LE iexpr                { $$ = b_cv_binary(b, L(@2), B_OP_LE, $1, $3); }
+    | iexpr GE iexpr                { $$ = b_cv_binary(b, L(@2), B_OP_GE, $1, $3); }
+    | iexpr EQ iexpr                { $$ = b_cv_binary(b, L(@2), B_OP_EQ, $1, $3); }
+    | iexpr NE iexpr                { $$ = b_cv_binary(b, L(@2), B_OP_NE, $1, $3); }
+    | iexpr '&' iexpr               { $$ = b_cv_binary(b, L(@2), '&', $1, $3); }
+    | iexpr '^' iexpr               { $$ = b_cv_binary(b, L(@2), '^', $1, $3); }
+    | iexpr '|' iexpr               { $$ = b_cv_binary(b, L(@2), '|', $1, $3); }
+    | iexpr LAND iexpr              { $$ = b_cv_binary(b, L(@2), B_OP_LAND, $1, $3); }
+    | iexpr LOR iexpr               { $$ = b_cv_binary(b, L(@2), B_OP_LOR, $1, $3); }
+    | iexpr '?' iexpr ':' iexpr     { $$ = b_cv_cond($1, $3, $5); }
     ;
 
 name
@@ -318,8 +383,6 @@ name
 value
     : name
     | name offset                   { $$ = b_opd_offset(b, $1, $2, L(@2)); }
-    | INT                           { $$ = b_opd_int(b, L(@1), $1, 0); }
-    | '-' INT                       { $$ = b_opd_int(b, L(@1), $2, 1); }
     | F32                           { $$ = b_opd_bits(b, L(@1), 0, $1, 0); }
     | '-' F32                       { $$ = b_opd_bits(b, L(@1), 0, $2, 1); }
     | F64                           { $$ = b_opd_bits(b, L(@1), 1, $1, 0); }
@@ -335,6 +398,7 @@ vitems
 
 vitem
     : value
+    | iexpr %prec VITEM             { $$ = b_opd_expr(b, L(@1), $1, 0); }
     | SINK                          { $$ = b_opd_sink(b, L(@1)); }
     ;
 
