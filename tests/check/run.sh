@@ -22,7 +22,8 @@ one() {   # one case: prints PASS/FAIL line
     want=$(sed -n 's/^expect-check[ \t]*//p' "$c" | head -1)
     "$PTXEMU" check "$c" --format json --output "$out" 2>/dev/null
     local rc=$?
-    python3 - "$c" "$want" "$rc" "$out" <<'PY'
+    local res
+    res=$(python3 - "$c" "$want" "$rc" "$out" <<'PY'
 import json, sys
 case, want, rc, out = sys.argv[1], sys.argv[2].strip(), int(sys.argv[3]), sys.argv[4]
 try:
@@ -38,6 +39,8 @@ else:
     ok = set(want.split("|")) & set(kinds)
     print(("PASS" if ok else "FAIL") + f" {case}: want {want}, got {got}")
 PY
+)
+    echo "${res:-FAIL $c: no result (exit $rc)}"
 }
 export -f one
 export PTXEMU TMP
