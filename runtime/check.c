@@ -12,11 +12,13 @@
  *   - a warp collective (sync hook, id -1): its lanes join each other;
  *   - flags: a volatile or atomic write by a thread that has executed a
  *     fence releases its clock (as of that fence) to the word; a volatile
- *     or atomic read of the word acquires it.
+ *     or atomic read of the word acquires it.  .release/.acq_rel accesses
+ *     imply the fence before them, .acquire the one after (sem_table).
  * Other CTAs: CTAs have no mutual order, so a word last touched by another
  * CTA conflicts unless a flag carried knowledge of that CTA; that knowledge
- * is kept per CTA ("accesses of CTA c up to event number s"), a sparse map
- * carried inside the vectors.
+ * is kept per thread: a sparse map inside the vectors from a CTA to a
+ * shared, never-modified snapshot of the clocks of its threads that its
+ * release carried.
  *
  * Shadow memory: per 4-byte word the last write and up to CHK_NREADS
  * concurrent reads (epoch, pc, bytes touched, flags).  Shared memory has an
