@@ -80,6 +80,8 @@ clean:
 # parser objects.  `make MODE=asan parser-test` runs tests/parser/run.sh.
 PARSER_OBJS := $(BUILD)/parser/ast.o $(BUILD)/parser/diag.o $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
 $(GEN)/ptx.tab.o: $(GEN)/ptx.lex.h
+# the generated scanner and parser embed the builder's structs
+$(GEN)/ptx.tab.o $(GEN)/ptx.lex.o: parser/ast_build.h parser/ast.h parser/diag.h
 
 $(BUILD)/astdump: $(BUILD)/tests/parser/astdump.o $(PARSER_OBJS)
 	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -o $@ $^ -lm

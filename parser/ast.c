@@ -163,6 +163,10 @@ void b_error(ptx_builder *b, int line, int col, const char *fmt, ...)
     b->nerrors++;
     if (b->stop)
         return;
+    if (line == b->last_err.line && col == b->last_err.col)
+        return;                      /* one message per spot: no follow-ons */
+    b->last_err.line = line;
+    b->last_err.col = col;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);

@@ -102,6 +102,7 @@ typedef struct ptx_builder {
     diag_list *diags;
     int nerrors;                 /* errors added during this parse */
     int stop;                    /* diag cap reached: the lexer returns EOF */
+    ast_loc last_err;            /* where the last message pointed */
     void *scanner;               /* the flex scanner (yyscan_t) */
 
     /* lexer position: of the next byte to scan, and of the last token */

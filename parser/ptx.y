@@ -16,6 +16,7 @@
 %define api.prefix {ptx}
 %locations
 %define parse.error custom
+%define parse.lac full
 %expect 0
 %param {ptx_builder *b}
 
@@ -65,6 +66,10 @@ static int ptxlex(PTXSTYPE *lv, PTXLTYPE *ll, ptx_builder *b)
 
 static void ptxerror(PTXLTYPE *l, ptx_builder *b, const char *msg)
 {
+    /* bison's only other message: its stack (YYMAXDEPTH) ran out, which only
+     * a very deep constant expression (`- - - ... 1`, `a ? b : c ? ...`) does */
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "expression nested too deeply (parser stack exhausted)";
     b_error(b, l->first_line, l->first_column, "%s", msg);
 }
 }
@@ -331,6 +336,7 @@ opd
     | '[' name ',' name ',' tcoord ']'
                                     { $$ = b_opd_texaddr(b, L(@1), $2, $4, $6); }
     | '{' vitems '}'                { $$ = b_opd_group(b, L(@1), AST_OPD_VEC, $2); }
+    | '{' vitems '}' '|' name       { $$ = b_opd_pair(b, L(@1), b_opd_group(b, L(@1), AST_OPD_VEC, $2), $5); }
     | '(' ')'                       { $$ = b_opd_group(b, L(@1), AST_OPD_LIST, NULL); }
     | '(' vitems ')'                { $$ = b_opd_group(b, L(@1), AST_OPD_LIST, $2); }
     ;
@@ -406,6 +412,20 @@ vitem
 
 /* ---- syntax error messages ---------------------------------------------- */
 
+/* binary operators of constant expressions (listed as "an operator") */
+static int is_binary_op(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_SHL: case YYSYMBOL_SHR: case YYSYMBOL_LE: case YYSYMBOL_GE:
+    case YYSYMBOL_EQ: case YYSYMBOL_NE: case YYSYMBOL_LAND: case YYSYMBOL_LOR:
+        return 1;
+    default: {
+        const char *n = yysymbol_name(k);
+        return n[0] == '\'' && n[1] && strchr("*/%&^?<>|+-", n[1]) && n[2] == '\'' && n[3] == 0;
+    }
+    }
+}
+
 static const char *tok_desc(yysymbol_kind_t k)
 {
     switch (k) {
@@ -437,7 +457,12 @@ static const char *tok_desc(yysymbol_kind_t k)
     case YYSYMBOL_BODY_OPEN: case YYSYMBOL_SCOPE_OPEN: return "'{'";
     case YYSYMBOL_BODY_CLOSE: case YYSYMBOL_SCOPE_CLOSE: return "'}'";
     case YYSYMBOL_SINK: return "'_'";
-    default: return yysymbol_name(k);
+    case YYSYMBOL_CALLTARGETS: return "'.calltargets'";
+    case YYSYMBOL_ALIAS: return "'.alias'";
+    default:
+        if (is_binary_op(k))
+            return "an operator";
+        return yysymbol_name(k);
     }
 }
 
@@ -489,11 +514,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_builder *b)
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
     const char *d[YYNTOKENS];
     int nd = 0, operand = 0;
-    for (int i = 0; i < n; i++)
+    int expr = 0;
+    for (int i = 0; i < n; i++) {
         if (!strcmp(yysymbol_name(exp[i]), "'['"))
             operand = 1;
+        if (exp[i] == YYSYMBOL_INT)
+            expr = 1;
+    }
     for (int i = 0; i < n; i++) {
-        const char *s = operand && is_operand_start(exp[i]) ? "an operand" : tok_desc(exp[i]);
+        const char *nm = yysymbol_name(exp[i]);
+        const char *s = operand && is_operand_start(exp[i]) ? "an operand"
+                      : expr && (exp[i] == YYSYMBOL_INT || !strcmp(nm, "'('") || !strcmp(nm, "'!'") ||
+                                 !strcmp(nm, "'~'") || !strcmp(nm, "'+'") || !strcmp(nm, "'-'"))
+                      ? "an expression" : tok_desc(exp[i]);
         int dup = 0;
         for (int j = 0; j < nd; j++)
             dup |= !strcmp(d[j], s);

@@ -57,7 +57,13 @@ static void put_opd(const ast_operand *o)
         break;
     case AST_OPD_ADDR:
         putchar('[');
-        if (o->nsub) {
+        if (o->nsub > 1) {                       /* [tex, smp, coords] */
+            for (int i = 0; i < o->nsub; i++) {
+                if (i)
+                    printf(", ");
+                put_opd(o->sub[i]);
+            }
+        } else if (o->nsub) {
             put_opd(o->sub[0]);
             printf("%+" PRId64, o->ival);
         } else {
@@ -159,6 +165,8 @@ static void put_stmt(const ast_stmt *s)
         printf(" @%d:%d:%d", s->src.file, s->src.line, s->src.col);
         if (s->src.function_name)
             printf("(%s", s->src.function_name);
+        if (s->src.function_off)
+            printf(" = %s%+" PRId64, s->src.function_base, s->src.function_off);
         if (s->src.in_file)
             printf(" inl %d:%d:%d", s->src.in_file, s->src.in_line, s->src.in_col);
         if (s->src.function_name)
@@ -182,6 +190,25 @@ static void put_stmt(const ast_stmt *s)
     }
     case AST_ST_LABEL:
         printf("label %s", s->u.label);
+        if (s->proto) {
+            const ast_func *p = s->proto;
+            printf(" callprototype (");
+            for (int i = 0; i < p->nrets; i++) {
+                printf(i ? ", " : "");
+                put_var(&p->rets[i]);
+            }
+            printf(") (");
+            for (int i = 0; i < p->nparams; i++) {
+                printf(i ? ", " : "");
+                put_var(&p->params[i]);
+            }
+            printf(")%s", p->noreturn ? " noreturn" : "");
+        }
+        if (s->ncalltargets) {
+            printf(" calltargets");
+            for (int i = 0; i < s->ncalltargets; i++)
+                printf("%s %s", i ? "," : "", s->calltargets[i]);
+        }
         break;
     case AST_ST_REG:
         printf("reg");
@@ -254,6 +281,15 @@ static void dump(const ast_module *m)
             printf(" maxnreg %" PRId64, f->maxnreg);
         if (f->noreturn)
             printf(" noreturn");
+        if (f->maxclusterrank)
+            printf(" maxclusterrank %" PRId64, f->maxclusterrank);
+        if (f->reqnctapercluster[0])
+            printf(" reqnctapercluster %" PRId64 ",%" PRId64 ",%" PRId64, f->reqnctapercluster[0],
+                   f->reqnctapercluster[1], f->reqnctapercluster[2]);
+        if (f->explicitcluster)
+            printf(" explicitcluster");
+        if (f->blocksareclusters)
+            printf(" blocksareclusters");
         putchar('\n');
         if (f->nrets)
             put_params("rets", f->nrets, f->rets);
@@ -262,6 +298,9 @@ static void dump(const ast_module *m)
         for (int k = 0; k < f->nstmts; k++)
             put_stmt(&f->stmts[k]);
     }
+    for (int i = 0; i < m->naliases; i++)
+        printf("%d:%d alias %s = %s\n", m->aliases[i].loc.line, m->aliases[i].loc.col,
+               m->aliases[i].name, m->aliases[i].target);
     for (int i = 0; i < m->nfiles; i++) {
         printf("file %d ", m->files[i].index);
         put_str(m->files[i].path);

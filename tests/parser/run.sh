@@ -34,6 +34,32 @@ for f in $T/valid/*.ptx; do
     else ok "$n"; fi
 done
 
+# ---- valid constructs through the compiler: `// dis: ok` (build/ptxemu dis
+# accepts the file) or `// dis: error L:C: text` (the compiler reports that,
+# e.g. an unsupported instruction, at that spot) ----
+if grep -lqE '^// dis: ' $T/valid/*.ptx; then
+    if ! make -s build/ptxemu >"$TMP/build" 2>&1; then
+        bad dis/build "make build/ptxemu failed: $(head -c 300 "$TMP/build")"
+    else
+        for f in $(grep -lE '^// dis: ' $T/valid/*.ptx); do
+            n=dis/$(basename "$f" .ptx)
+            timeout 20 build/ptxemu dis "$f" >"$TMP/out" 2>"$TMP/err"; rc=$?
+            why=""
+            if grep -q '^// dis: ok' "$f"; then
+                [ $rc = 0 ] || why="exit $rc: $(grep ': error: ' "$TMP/err" | head -3 | tr '\n' ' ')"
+            else
+                [ $rc != 0 ] || why="dis succeeded, expected errors"
+                while IFS= read -r line; do
+                    spec=${line#// dis: error }; loc=${spec%%: *}; text=${spec#*: }
+                    grep -F -- "$f:$loc: error: " "$TMP/err" | grep -qF -- "$text" ||
+                        { why="missing '$f:$loc: error: $text'"; break; }
+                done < <(grep -F '// dis: error ' "$f")
+            fi
+            if [ -n "$why" ]; then bad "$n" "$why"; else ok "$n"; fi
+        done
+    fi
+fi
+
 # ---- errors: exit 3 and each `// expect error: L:C: text` at that spot ----
 for f in $T/errors/*.ptx; do
     n=errors/$(basename "$f" .ptx)
@@ -117,6 +143,33 @@ w("many_stmts.ptx", B + "\tadd.u32 %r1, %r1, 1;\n" * 200000 + "}\n")
 w("loc_huge.ptx", B + "\t.loc 99999999999 99999999999 99999999999, function_name x, inlined_at 1 1 1\n}\n")
 w("directives_only.ptx", ".version .target .address_size .entry .func .reg .param .loc .file .section")
 w("bad_version.ptx", ".version 99999999999999999999.99999999999999999999\n.target\n.address_size 12\n")
+# constant expressions, texture addresses, new directives
+w("expr_deep_parens.ptx", B + "\tadd.s32 %r1, %r1, " + "(" * 100000 + "1" + ")" * 100000 + ";\n}\n")
+w("expr_deep_parens_open.ptx", B + "\tadd.s32 %r1, %r1, " + "(" * 100000 + "\n}\n")
+w("expr_deep_parens_decl.ptx", H + ".global .u32 x[" + "(" * 100000 + "2" + ")" * 100000 + "];\n"
+  ".global .u32 y = " + "(" * 300 + "1" + ")" * 300 + ";\n")
+w("expr_parens_limit.ptx", B + "\tadd.s32 %r1, %r1, " + "(" * 256 + "1" + ")" * 256 + ";\n"
+  "\tadd.s32 %r1, %r1, " + "(" * 257 + "1" + ")" * 257 + ";\n}\n")
+w("expr_unary_chain.ptx", B + "\tmov.u32 %r1, " + "-" * 100000 + "1;\n\tmov.u32 %r1, " + "~!" * 50000 + "1;\n}\n")
+w("expr_ternary_chain.ptx", B + "\tmov.u32 %r1, " + "1 ? 2 : " * 50000 + "3;\n}\n")
+w("expr_long_sum.ptx", H + ".global .u64 s = " + "+".join(["123456789"] * 100000) + ";\n")
+w("expr_huge_shifts.ptx", B + "".join("\tmov.u64 %%r1, 1 << %s;\n\tmov.u64 %%r1, -1 >> %s;\n" % (n, n) for n in
+  ["63", "64", "-1", "9223372036854775807", "18446744073709551615", "-9223372036854775808", "0x7fffffffffffffffU"]) +
+  "\tmov.u64 %r1, (-9223372036854775807-1) / -1;\n\tmov.u64 %r1, (-9223372036854775807-1) % -1;\n"
+  "\tmov.u64 %r1, -(-9223372036854775807-1);\n\tmov.u64 %r1, 18446744073709551615U * 18446744073709551615U;\n}\n")
+w("expr_ops_soup.ptx", B + "".join("\tmov.u32 %%r1, %s;\n" % "".join(rnd.choice(["1", "0", "(", ")", "+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "&&", "||", "!", "~", "?", ":", " ", "2", "0x8000000000000000"]) for _ in range(60)) for _ in range(2000)) + "}\n")
+w("expr_decl_soup.ptx", H + "".join(".global .u32 x%d[%s] = {%s};\n" % (i, "".join(rnd.choice("12()+-*/%<>!~&|^?: ") for _ in range(20)), "".join(rnd.choice("12(),+-*/{}%<>!~") for _ in range(30))) for i in range(2000)))
+w("tex_nested.ptx", B + "\ttex.2d.v4.f32.f32 {%r1,%r1,%r1,%r1}, [t, s, " + "{" * 100000 + "\n}\n")
+w("tex_forms.ptx", B + "".join("\ttex.2d.v4.f32.f32 {%%r1,%%r1,%%r1,%%r1}%s, [%s];\n" % (rnd.choice(["", "|%p1", "|"]), rnd.choice(["t", "t,", "t, {", "t, {%r1}", "t, s, {%r1, %r2}", "t, s, s, {}", ", {%r1}", "t, {%r1}, {%r2}", "t, s, 4*2"])) for _ in range(3000)) + "}\n")
+w("missing_semis.ptx", B + "\tadd.u32 %r1, %r1, 1\n" * 20000 + "\tmov.u32 %r1, {%r1\n}\n")
+w("braces_deep_indented.ptx", B + "".join("\t" * (i % 40) + "{\n" for i in range(5000)) + "".join("}\n" for i in range(4000)))
+w("braces_over_stack.ptx", B + "{\n" * 300 + "\t}\n" * 299)
+w("loc_fn_offset.ptx", B + "\t.loc 1 1 1, function_name $s+99999999999999999999, inlined_at 1 1 1\n"
+  "\t.loc 1 1 1, function_name $s+4294967296, inlined_at 1 1 1\n\t.loc 1 1 1, function_name $s+5, inlined_at 1 1 1\n"
+  "\t.loc 1 1 1, function_name $s+2, inlined_at 1 1 1\n\tret;\n}\n.section .debug_str\n{\n$s:\n.b8 65,0\n}\n")
+w("directives_new.ptx", H + ".alias\n.alias a,\n.alias a, b, c;\n.entry k() .maxclusterrank .reqnctapercluster 1,2,3,4,5 .explicitcluster 3\n{\n"
+  "p: .callprototype (.param .b32 _) _ (.param .b32 _;\nq: .callprototype;\nt: .calltargets;\nu: .calltargets a,;\n"
+  "\tcall (%r1), %rd1, (%r2), p;\n}\n")
 EOF
 for f in "$M"/*.ptx; do
     n=malformed/$(basename "$f" .ptx)
