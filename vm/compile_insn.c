@@ -248,6 +248,7 @@ static void addr(bc_cc *c, const ast_operand *o, uint32_t *base, int64_t *imm, i
         return;
     }
     if (o->nsub == 0) { *base = cc_const(c, 0); return; }
+    if (o->nsub > 1) { cc_error(c, &o->loc, "a texture/surface address [.., {..}] is not allowed here"); *base = cc_const(c, 0); return; }
     const ast_operand *b = o->sub[0];
     if (b->kind == AST_OPD_REG) { *base = src(c, b, AST_T_U64); return; }
     if (b->kind != AST_OPD_SYM) { cc_error(c, &b->loc, "bad address base"); *base = cc_const(c, 0); return; }
