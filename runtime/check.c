@@ -221,11 +221,7 @@ typedef struct thr {
 typedef struct arrival { uint32_t tid, clk, pc; int aligned; vc *base; } arrival;
 typedef struct arrlist { arrival *a; int n, cap; } arrlist;
 
-typedef struct sched {
-    int adversarial;
-    uint64_t rng;
-    int split_pct, single_pct, low_pct, high_pct, skip_pct;
-} sched;
+typedef chk_sched sched;
 
 typedef struct ck {
     chk_result *res;
@@ -953,8 +949,11 @@ static int rnd_pct(sched *S, int pct) { return pct > 0 && (int)(splitmix(&S->rng
 
 static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
 {
-    ck *C = ctx;
-    sched *S = &C->S;
+    return chk_sched_pick(&((ck *)ctx)->S, L, cta, w, ready, pc);
+}
+
+uint32_t chk_sched_pick(chk_sched *S, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
+{
     if (cta->nwarps > 1 && rnd_pct(S, S->skip_pct)) return 0;
     uint32_t pcs[BC_WARP] = { 0 }, grp[BC_WARP] = { 0 };
     int np = 0, held = 0;
@@ -1004,11 +1003,12 @@ static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
     return g;
 }
 
-static void sched_init(sched *S, uint64_t seed, int *slice)
+int chk_sched_init(chk_sched *S, uint64_t seed, int *slice, uint64_t *cta_order_seed)
 {
     memset(S, 0, sizeof *S);
     *slice = 0;
-    if (!seed) return;
+    *cta_order_seed = seed;
+    if (!seed) return 0;
     S->adversarial = 1;
     S->rng = seed;
     uint64_t r = splitmix(&S->rng);
@@ -1020,6 +1020,7 @@ static void sched_init(sched *S, uint64_t seed, int *slice)
     S->high_pct = high[(r >> 24) % 3];
     S->skip_pct = skip[(r >> 32) % 4];
     *slice = sl[(r >> 40) % 5];
+    return 1;
 }
 
 /* ---- after a schedule ------------------------------------------------------------------ */
@@ -1220,12 +1221,13 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
         rt_run_opts ro;
         memset(&ro, 0, sizeof ro);
         int slice;
-        sched_init(&C.S, C.seed, &slice);
+        uint64_t order;
+        chk_sched_init(&C.S, C.seed, &slice, &order);
         H.pick = C.S.adversarial ? h_pick : NULL;
         ro.hooks = &H;
         ro.seed = C.seed;
         ro.slice = slice;
-        ro.cta_order_seed = C.seed;
+        ro.cta_order_seed = order;
         ro.timeout = o->timeout > 0 ? o->timeout : 30;
         ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
         ro.libs = o->libs;

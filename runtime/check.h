@@ -78,6 +78,19 @@ typedef struct chk_result {
     const char *case_path;       /* borrowed from the case */
 } chk_result;
 
+/* The checker's schedules, for other tools (the debugger) to replay them:
+ * chk_sched_init configures seed's schedule (returns 0 for seed 0, the
+ * hardware-like one, which needs no pick hook) and sets the slice and CTA
+ * order a launch must use; chk_sched_pick is then the vm_hooks.pick choice. */
+typedef struct chk_sched {
+    int adversarial;
+    uint64_t rng;
+    int split_pct, single_pct, low_pct, high_pct, skip_pct;
+} chk_sched;
+
+int chk_sched_init(chk_sched *S, uint64_t seed, int *slice, uint64_t *cta_order_seed);
+uint32_t chk_sched_pick(chk_sched *S, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc);
+
 /* The seed of schedule k for base seed `base`: base for k = 0, otherwise a
  * nonzero mix of both (splitmix64 of base + k * 0x9E3779B97F4A7C15). */
 uint64_t chk_schedule_seed(uint64_t base, int k);

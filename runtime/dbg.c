@@ -22,6 +22,7 @@
 #include <string.h>
 #include "dbg.h"
 #include "hostcall.h"
+#include "check.h"
 
 #define DBG_MAX_BP 64
 #define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */
@@ -51,7 +52,7 @@ struct dbg_session {
     vm_status st;                /* of the last vm_launch_step */
     int ended;                   /* the launch finished or stopped for good */
     vm_hooks hooks;
-    uint64_t rng;
+    chk_sched sched, sched0;     /* --schedule adversarial: the checker's schedule */
     /* breakpoints and watchpoints */
     dbg_bp bp[DBG_MAX_BP];
     int nbp, next_id;
@@ -243,13 +244,6 @@ static int ptx_line_text(const dbg_session *s, int n, char *buf, size_t len)
 
 /* ---- hooks ------------------------------------------------------------------------- */
 
-static uint64_t rng_next(dbg_session *s)
-{
-    s->rng ^= s->rng << 13;
-    s->rng ^= s->rng >> 7;
-    s->rng ^= s->rng << 17;
-    return s->rng;
-}
 
 static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
 {
@@ -274,10 +268,11 @@ static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint
     }
     int pickl = -1;
     if (s->o.adversarial) {
-        int n = __builtin_popcount(ready), k = (int)(rng_next(s) % (uint64_t)n);
-        uint32_t mm = ready;
-        while (k--) mm &= mm - 1;
-        pickl = __builtin_ctz(mm);
+        /* the checker's schedule for this seed, so a reported seed replays */
+        g = chk_sched_pick(&s->sched, L, cta, w, ready, pc);
+        s->cur_w = w;
+        s->cur_group = g;
+        return g;
     } else {
         int best = -1, oldest = -1;
         for (uint32_t mm = ready; mm; mm &= mm - 1) {
@@ -291,10 +286,6 @@ static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint
     for (uint32_t mm = ready; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if (w->pc[l] == *pc) g |= 1u << l;
-    }
-    if (s->o.adversarial && (rng_next(s) & 1)) {
-        uint32_t sub = g & (uint32_t)rng_next(s);
-        g = sub | (1u << pickl);
     }
     s->cur_w = w;
     s->cur_group = g;
@@ -442,6 +433,11 @@ dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, 
     s->c = c;
     s->o = *o;
     s->ro.seed = o->seed;
+    if (o->adversarial) {
+        /* seed 0 would be the checker's hardware-like schedule: use 1 */
+        chk_sched_init(&s->sched, o->seed ? o->seed : 1, &s->ro.slice, &s->ro.cta_order_seed);
+        s->sched0 = s->sched;
+    }
     s->ro.libs = o->libs;
     s->ro.nlibs = o->nlibs;
     s->hooks.ctx = s;
@@ -635,7 +631,7 @@ static int start_launch(dbg_session *s)
     vm_fault f;
     s->L = vm_launch_new(s->m, &s->P.dev.mem, s->P.dev.var_addr, s->P.kernel, &s->P.cfg, &f);
     if (!s->L) { say(s, "Cannot launch: %s\n", f.msg); return -1; }
-    s->rng = s->o.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    s->sched = s->sched0;             /* a restarted run replays the same schedule */
     s->ended = 0;
     s->paused = 0;
     s->mode = RUN_CONTINUE;
