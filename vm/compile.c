@@ -802,6 +802,16 @@ bc_module *bc_compile(const ast_module *am, diag_list *diags)
         cc_sym s = { CC_SYM_VAR, idx, 0, 0, v->type };
         global_sym(&cc, v->name, s, &v->loc);
     }
+    /* .alias name, target: the name denotes the target function */
+    for (int i = 0; i < am->naliases; i++) {
+        const ast_alias *a = &am->aliases[i];
+        int *ti = strmap_get(&cc.globals, a->target);
+        if (!ti || cc.gsyms.v[*ti].kind != CC_SYM_FUNC) {
+            cc_error(&cc, &a->target_loc, ".alias target '%s' is not a function", a->target);
+            continue;
+        }
+        global_sym(&cc, a->name, cc.gsyms.v[*ti], &a->loc);
+    }
     /* pass 2: bodies */
     for (int i = 0; i < am->nitems && cc.nerrors < 100; i++) {
         const ast_item *it = &am->items[i];
