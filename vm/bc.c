@@ -175,6 +175,18 @@ void bc_format_insn(const bc_module *m, uint32_t pc, char *buf, size_t len)
         put(&b, ", "); slot(m, &b, in->a); put(&b, ", "); slot(m, &b, in->b); put(&b, ", ");
         slot(m, &b, in->c); put(&b, ", mask "); slot(m, &b, in->x);
         break;
+    case F_MMA: {
+        uint32_t at = in->x + 4;
+        for (int g = 0; g < 4; g++) {
+            uint32_t n = m->extra[in->x + (uint32_t)g];
+            if (g) put(&b, ", ");
+            put(&b, "{");
+            for (uint32_t k = 0; k < n; k++) { if (k) put(&b, ","); slot(m, &b, m->extra[at++]); }
+            put(&b, "}");
+        }
+        if (in->imm) put(&b, " %+" PRId64, in->imm);
+        break;
+    }
     case F_BAR:
         if (in->m1 >= 2) { slot(m, &b, in->d); put(&b, ", "); }
         slot(m, &b, in->a); put(&b, ", "); slot(m, &b, in->b);

@@ -38,7 +38,8 @@ typedef enum bc_fmt {
     F_CALL,     /* call: func (imm), n args / rets at x */
     F_SREG,     /* d, special register (imm) */
     F_COLL,     /* d|e, a, b, c, mask */
-    F_BAR       /* d, id a, count b, pred c */
+    F_BAR,      /* d, id a, count b, pred c */
+    F_MMA       /* matrix collective: {d..}, {a..}, {b..}, {c..} at x (counts first) */
 } bc_fmt;
 
 /* The opcode enum, from the one opcode table. */

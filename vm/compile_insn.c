@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "compile.h"
+#include "mma.h"
 
 /* ---- modifiers --------------------------------------------------------- */
 
@@ -1210,6 +1211,279 @@ static void simple(bc_cc *c, const ast_insn *in, int op, int n)
     cc_emit(c, blank(op));
 }
 
+
+/* ---- matrix collectives (tensor cores) -------------------------------------------- */
+
+static int mma_t(ast_type t)
+{
+    switch (t) {
+    case AST_T_F16: case AST_T_F16X2: return MMA_T_F16;
+    case AST_T_BF16: case AST_T_BF16X2: return MMA_T_BF16;
+    case AST_T_TF32: return MMA_T_TF32;
+    case AST_T_F32: return MMA_T_F32;
+    case AST_T_F64: return MMA_T_F64;
+    case AST_T_S8: return MMA_T_S8;
+    case AST_T_U8: return MMA_T_U8;
+    case AST_T_S32: return MMA_T_S32;
+    default: return -1;
+    }
+}
+
+/* Appends the registers of a {..} list (or one register) to v; returns how many, -1 on error. */
+static int mma_regs_of(bc_cc *c, const ast_operand *o, uint32_t *v, int want, int isdst)
+{
+    int n = o->kind == AST_OPD_VEC ? o->nsub : 1;
+    if (n != want) { cc_error(c, &o->loc, "expected %d registers here, not %d", want, n); return -1; }
+    for (int k = 0; k < n; k++) {
+        const ast_operand *e = o->kind == AST_OPD_VEC ? o->sub[k] : o;
+        v[k] = isdst ? dst(c, e) : src(c, e, AST_T_B32);
+    }
+    return n;
+}
+
+/* Emits op with the operand list nd, na, nb, nc, slots... */
+static void mma_emit(bc_cc *c, bc_insn i, const uint32_t cnt[4], const uint32_t *slots)
+{
+    uint32_t v[4 + 40];
+    int n = (int)(cnt[0] + cnt[1] + cnt[2] + cnt[3]);
+    for (int k = 0; k < 4; k++) v[k] = cnt[k];
+    for (int k = 0; k < n; k++) v[4 + k] = slots[k];
+    i.x = cc_extra(c, v, 4 + n, 1);
+    cc_emit(c, i);
+}
+
+/* An address operand as one slot (base + offset folded into imm). */
+static uint32_t mma_addr(bc_cc *c, const ast_operand *o, int64_t *imm, int *space, const mods *m)
+{
+    uint32_t base; int symsp;
+    addr(c, o, &base, imm, &symsp);
+    *space = m->space >= 0 ? m->space : symsp >= 0 ? symsp : BC_SP_GENERIC;
+    return base;
+}
+
+static void matrix_insn(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
+{
+    uint32_t cnt[4] = { 0, 0, 0, 0 }, sl[40];
+    if (!strcmp(op, "ldmatrix") || !strcmp(op, "stmatrix")) {
+        int ld = op[0] == 'l';
+        int nm = has(m, "x4") ? 4 : has(m, "x2") ? 2 : 1;
+        if (!has(m, "m8n8") || !nops(c, in, 2, 2)) { if (!has(m, "m8n8")) cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        bc_insn i = blank(ld ? OP_LDMATRIX : OP_STMATRIX);
+        int space;
+        int64_t imm;
+        uint32_t a = mma_addr(c, in->opds[ld ? 1 : 0], &imm, &space, m);
+        if (space != BC_SP_SHARED && space != BC_SP_GENERIC) { cc_error(c, NULL, "'%s' needs a shared address", in->text); return; }
+        if (ld) {
+            if (mma_regs_of(c, in->opds[0], sl, nm, 1) < 0) return;
+            sl[nm] = a; cnt[0] = (uint32_t)nm; cnt[1] = 1;
+        } else {
+            sl[0] = a;
+            if (mma_regs_of(c, in->opds[1], sl + 1, nm, 0) < 0) return;
+            cnt[1] = 1; cnt[2] = (uint32_t)nm;
+        }
+        i.m1 = (uint8_t)nm; i.m2 = (uint8_t)has(m, "trans"); i.m3 = (uint8_t)space; i.imm = imm;
+        mma_emit(c, i, cnt, sl);
+        return;
+    }
+    if (!strcmp(op, "movmatrix")) {
+        if (!has(m, "m8n8") || !has(m, "trans") || !nops(c, in, 2, 2)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        bc_insn i = blank(OP_MOVMATRIX);
+        if (mma_regs_of(c, in->opds[0], sl, 1, 1) < 0 || mma_regs_of(c, in->opds[1], sl + 1, 1, 0) < 0) return;
+        cnt[0] = cnt[1] = 1;
+        mma_emit(c, i, cnt, sl);
+        return;
+    }
+    mma_desc d;
+    memset(&d, 0, sizeof d);
+    int wmma = !strcmp(op, "wmma");
+    d.shape = has(m, "m16n8k16") ? MMA_M16N8K16 : has(m, "m16n8k8") ? MMA_M16N8K8 : has(m, "m8n8k4") ? MMA_M8N8K4
+            : has(m, "m16n8k32") ? MMA_M16N8K32 : has(m, "m16n16k16") ? MMA_M16N16K16 : -1;
+    if (d.shape < 0 || (wmma != (d.shape == MMA_M16N16K16))) { cc_error(c, NULL, "unsupported instruction '%s' (shape)", in->text); return; }
+    if (wmma && (has(m, "load") || has(m, "store"))) {
+        int ld = has(m, "load");
+        int frag = has(m, "a") ? MMA_FRAG_A : has(m, "b") ? MMA_FRAG_B : MMA_FRAG_C;
+        int t = m->nt ? mma_t(m->t[m->nt - 1]) : -1;
+        if ((frag != MMA_FRAG_C && t != MMA_T_F16) || (frag == MMA_FRAG_C && t != MMA_T_F32 && t != MMA_T_F16) ||
+            !nops(c, in, 2, 3)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        int nregs = frag != MMA_FRAG_C ? 8 : t == MMA_T_F32 ? 8 : 4;
+        bc_insn i = blank(ld ? OP_WMMA_LOAD : OP_WMMA_STORE);
+        int space;
+        int64_t imm;
+        uint32_t a = mma_addr(c, in->opds[ld ? 1 : 0], &imm, &space, m);
+        uint32_t ldm = in->nopds == 3 ? src(c, in->opds[2], AST_T_U32) : cc_const(c, 16);
+        if (ld) {
+            if (mma_regs_of(c, in->opds[0], sl, nregs, 1) < 0) return;
+            sl[nregs] = a; sl[nregs + 1] = ldm;
+            cnt[0] = (uint32_t)nregs; cnt[1] = 1; cnt[2] = 1;
+        } else {
+            sl[0] = a; sl[1] = ldm;
+            if (mma_regs_of(c, in->opds[1], sl + 2, nregs, 0) < 0) return;
+            cnt[1] = 1; cnt[2] = 1; cnt[3] = (uint32_t)nregs;
+        }
+        i.m1 = (uint8_t)frag; i.m2 = (uint8_t)(t | has(m, "col") << 4); i.m3 = (uint8_t)space; i.imm = imm;
+        mma_emit(c, i, cnt, sl);
+        return;
+    }
+    /* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype; wmma.mma: .alayout.blayout.shape.dtype.ctype */
+    if (wmma) {
+        if (m->nt != 2) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        d.dt = mma_t(m->t[0]); d.ct = mma_t(m->t[1]); d.at = d.bt = MMA_T_F16;
+        int first = -1;
+        for (int k = 0; k < in->nmods; k++)
+            if (!strcmp(in->mods[k], "row") || !strcmp(in->mods[k], "col")) {
+                int col = in->mods[k][0] == 'c';
+                if (first < 0) { first = k; d.a_col = col; } else d.b_row = !col;
+            }
+    } else {
+        if (m->nt != 4 || !has(m, "row") || !has(m, "col")) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        d.dt = mma_t(m->t[0]); d.at = mma_t(m->t[1]); d.bt = mma_t(m->t[2]); d.ct = mma_t(m->t[3]);
+    }
+    d.satfinite = has(m, "satfinite");
+    int ok = d.dt >= 0 && d.at >= 0 && d.bt >= 0 && d.ct >= 0;
+    if (ok) {
+        int fa = d.at <= MMA_T_TF32, ia = d.at == MMA_T_S8 || d.at == MMA_T_U8;
+        switch (d.shape) {
+        case MMA_M16N8K16: case MMA_M16N16K16:
+            ok = (d.at == MMA_T_F16 || d.at == MMA_T_BF16) && d.bt == d.at &&
+                 ((d.ct == MMA_T_F32 && d.dt == MMA_T_F32) || (d.at == MMA_T_F16 && (d.ct == MMA_T_F16 || d.ct == MMA_T_F32) && (d.dt == MMA_T_F16 || d.dt == MMA_T_F32)));
+            break;
+        case MMA_M16N8K8:
+            ok = fa && d.bt == d.at && ((d.ct == MMA_T_F32 && d.dt == MMA_T_F32) || (d.at == MMA_T_F16 && (d.ct == MMA_T_F16 || d.ct == MMA_T_F32) && (d.dt == MMA_T_F16 || d.dt == MMA_T_F32)));
+            break;
+        case MMA_M8N8K4: ok = d.at == MMA_T_F64 && d.bt == MMA_T_F64 && d.ct == MMA_T_F64 && d.dt == MMA_T_F64; break;
+        default: ok = ia && (d.bt == MMA_T_S8 || d.bt == MMA_T_U8) && d.ct == MMA_T_S32 && d.dt == MMA_T_S32; break;
+        }
+    }
+    if (!ok) { cc_error(c, NULL, "unsupported instruction '%s' (types)", in->text); return; }
+    int nd, na, nb, nc;
+    mma_regs(&d, &nd, &na, &nb, &nc);
+    if (!nops(c, in, 4, 4)) return;
+    int k = 0;
+    if (mma_regs_of(c, in->opds[0], sl + k, nd, 1) < 0) return;
+    k += nd;
+    if (mma_regs_of(c, in->opds[1], sl + k, na, 0) < 0) return;
+    k += na;
+    if (mma_regs_of(c, in->opds[2], sl + k, nb, 0) < 0) return;
+    k += nb;
+    if (mma_regs_of(c, in->opds[3], sl + k, nc, 0) < 0) return;
+    cnt[0] = (uint32_t)nd; cnt[1] = (uint32_t)na; cnt[2] = (uint32_t)nb; cnt[3] = (uint32_t)nc;
+    bc_insn i = blank(wmma ? OP_WMMA_MMA : OP_MMA);
+    i.m1 = (uint8_t)d.shape; i.m2 = (uint8_t)(d.at | d.bt << 4); i.m3 = (uint8_t)(d.ct | d.dt << 4);
+    if (d.satfinite) i.flags |= BC_IF_SAT;
+    i.imm = d.a_col | d.b_row << 1;
+    mma_emit(c, i, cnt, sl);
+}
+
+/* ---- asynchronous copies and mbarriers -------------------------------------------- */
+
+static void cp_async(bc_cc *c, const ast_insn *in, const mods *m)
+{
+    if (has(m, "commit_group")) { if (nops(c, in, 0, 0)) cc_emit(c, blank(OP_CP_ASYNC_COMMIT)); return; }
+    if (has(m, "wait_group") || has(m, "wait_all")) {
+        bc_insn i = blank(OP_CP_ASYNC_WAIT);
+        i.m1 = (uint8_t)has(m, "wait_all");
+        if (!nops(c, in, !i.m1, !i.m1)) return;
+        if (!i.m1) i.imm = in->opds[0]->ival;
+        cc_emit(c, i);
+        return;
+    }
+    if (has(m, "bulk") || has(m, "tensor")) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+    if (has(m, "mbarrier")) {
+        if (!nops(c, in, 1, 1)) return;
+        bc_insn i = blank(OP_CP_ASYNC_MBAR);
+        int space;
+        i.a = mma_addr(c, in->opds[0], &i.imm, &space, m);
+        i.m3 = (uint8_t)space;
+        i.m1 = (uint8_t)has(m, "noinc");
+        i.d = cc_hidden(CC_HID_SINK);
+        cc_emit(c, i);
+        return;
+    }
+    if (!nops(c, in, 3, 5)) return;
+    const ast_operand *sz = in->opds[2];
+    if (sz->kind != AST_OPD_INT || (sz->ival != 4 && sz->ival != 8 && sz->ival != 16) || (has(m, "cg") && sz->ival != 16)) {
+        cc_error(c, &sz->loc, "cp.async copies 4, 8 or 16 bytes (.cg: 16)");
+        return;
+    }
+    bc_insn i = blank(OP_CP_ASYNC);
+    int symsp;
+    uint32_t sb;
+    int64_t simm;
+    i.a = mma_addr(c, in->opds[0], &i.imm, &symsp, m);
+    addr(c, in->opds[1], &sb, &simm, &symsp);
+    if (simm) {
+        uint32_t t = cc_new_reg(c);
+        bc_insn ad = blank(OP_ADD_64);
+        ad.d = t; ad.a = sb; ad.b = cc_const(c, (uint64_t)simm);
+        cc_emit(c, ad);
+        sb = t;
+    }
+    i.b = sb;
+    i.m1 = (uint8_t)sz->ival;
+    i.m3 = BC_SP_SHARED;
+    i.d = cc_hidden(CC_HID_SINK);
+    if (in->nopds >= 4 && reg_type(c, in->opds[3]) == AST_T_PRED) { cc_error(c, NULL, "unsupported instruction '%s' (ignore-src)", in->text); return; }
+    i.c = in->nopds >= 4 ? src(c, in->opds[3], AST_T_U32) : cc_const(c, (uint64_t)sz->ival);
+    cc_emit(c, i);
+}
+
+static void mbarrier(bc_cc *c, const ast_insn *in, const mods *m)
+{
+    bc_insn i = blank(OP_NOP);
+    int space;
+    i.d = cc_hidden(CC_HID_SINK);
+    if (has(m, "pending_count")) {
+        if (!nops(c, in, 2, 2)) return;
+        i.op = OP_MBAR_PENDING;
+        i.d = dst(c, in->opds[0]);
+        i.a = src(c, in->opds[1], AST_T_B64);
+        cc_emit(c, i);
+        return;
+    }
+    if (has(m, "init") || has(m, "inval") || has(m, "expect_tx") || has(m, "complete_tx")) {
+        if (has(m, "arrive")) goto arrive;
+        int one = has(m, "inval");
+        if (!nops(c, in, one ? 1 : 2, one ? 1 : 2)) return;
+        i.op = (uint16_t)(has(m, "init") ? OP_MBAR_INIT : one ? OP_MBAR_INVAL : OP_MBAR_TX);
+        i.m1 = (uint8_t)has(m, "complete_tx");
+        i.a = mma_addr(c, in->opds[0], &i.imm, &space, m);
+        i.m3 = (uint8_t)space;
+        i.b = one ? cc_const(c, 0) : src(c, in->opds[1], AST_T_U32);
+        cc_emit(c, i);
+        return;
+    }
+    if (has(m, "test_wait") || has(m, "try_wait")) {
+        if (!nops(c, in, 3, 4)) return;
+        i.op = OP_MBAR_WAIT;
+        i.m1 = (uint8_t)has(m, "parity");
+        i.m2 = (uint8_t)has(m, "try_wait");
+        i.d = dst(c, in->opds[0]);
+        i.a = mma_addr(c, in->opds[1], &i.imm, &space, m);
+        i.m3 = (uint8_t)space;
+        i.b = src(c, in->opds[2], i.m1 ? AST_T_U32 : AST_T_B64);
+        cc_emit(c, i);
+        return;
+    }
+    if (!has(m, "arrive") && !has(m, "arrive_drop")) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+arrive:
+    if (!nops(c, in, 2, 3)) return;
+    i.op = OP_MBAR_ARRIVE;
+    i.m1 = (uint8_t)has(m, "arrive_drop");
+    i.m2 = (uint8_t)has(m, "noComplete");
+    i.d = dst(c, in->opds[0]);
+    i.a = mma_addr(c, in->opds[1], &i.imm, &space, m);
+    i.m3 = (uint8_t)space;
+    if (has(m, "expect_tx")) {
+        if (!nops(c, in, 3, 3)) return;
+        i.c = src(c, in->opds[2], AST_T_U32);
+        i.b = cc_const(c, 1);
+    } else {
+        i.c = cc_const(c, 0);
+        i.b = in->nopds == 3 ? src(c, in->opds[2], AST_T_U32) : cc_const(c, 1);
+    }
+    cc_emit(c, i);
+}
+
 /* ---- dispatch on the mnemonic ------------------------------------------------ */
 
 void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
@@ -1320,6 +1594,12 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
         if (nops(c, in, 1, 1)) { bc_insn i = blank(OP_ACTIVEMASK); i.d = dst(c, in->opds[0]); cc_emit(c, i); }
     }
     else if (!strcmp(op, "bar") || !strcmp(op, "barrier")) barrier(c, in, &m);
+    else if (!strcmp(op, "ldmatrix") || !strcmp(op, "stmatrix") || !strcmp(op, "movmatrix") || !strcmp(op, "mma") ||
+             !strcmp(op, "wmma")) matrix_insn(c, in, &m, op);
+    else if (!strcmp(op, "cp") && has(&m, "async")) cp_async(c, in, &m);
+    else if (!strcmp(op, "mbarrier")) mbarrier(c, in, &m);
+    else if (!strcmp(op, "griddepcontrol")) { if (nops(c, in, 0, 0)) cc_emit(c, blank(OP_NOP)); }
+    else if (!strcmp(op, "setmaxnreg")) { if (nops(c, in, 1, 1)) cc_emit(c, blank(OP_NOP)); }
     else cc_error(c, NULL, "unsupported instruction '%s'", in->text);
     /* the guard applies to every instruction this statement produced; a
      * guarded sequence (e.g. sreg read + mov) is guarded as a whole, which is

@@ -16,6 +16,7 @@
 #include "fp.h"
 #include "printf.h"
 #include "hostcall.h"
+#include "mma.h"
 
 #if defined(__GNUC__) && !defined(PTXEMU_NO_COMPUTED_GOTO)
 #define VM_USE_GOTO 1
@@ -273,6 +274,29 @@ static uint64_t half_op(int op, int kind, uint64_t a, uint64_t b, uint64_t c, in
         }
     }
     return 0;
+}
+
+/* ---- mbarrier objects (8 bytes; the layout is the emulator's, see ops.def) ------------------ */
+
+#define MB_M21 0x1fffffull
+static inline uint64_t mb_make(uint64_t pend, uint64_t exp, int64_t tx, uint64_t ph)
+{
+    return (pend & MB_M21) | (exp & MB_M21) << 21 | ((uint64_t)tx & MB_M21) << 42 | ph << 63;
+}
+static inline int64_t mb_tx(uint64_t v) { return (int64_t)(v << 1) >> 43; }
+/* A phase completes when no arrival and no transaction byte is pending. */
+static inline uint64_t mb_settle(uint64_t v)
+{
+    if ((v & MB_M21) || mb_tx(v)) return v;
+    uint64_t exp = (v >> 21) & MB_M21;
+    return mb_make(exp, exp, 0, (v >> 63) ^ 1);
+}
+static inline uint64_t mb_arrive(uint64_t v, uint64_t count, uint64_t tx, int drop, int nocomplete)
+{
+    uint64_t exp = (v >> 21) & MB_M21;
+    if (drop) exp -= count;
+    v = mb_make((v & MB_M21) - count, exp, mb_tx(v) + (int64_t)tx, v >> 63);
+    return nocomplete ? v : mb_settle(v);
 }
 
 /* ---- memory ------------------------------------------------------------------------ */
@@ -1262,6 +1286,81 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             if (uniform(w, group, &np)) vmjump(np)
             vmregroup
         }
+
+        /* ---- matrix collectives (vm/mma.c): addresses are checked here, results come at the rendezvous ---- */
+        vmcase(LDMATRIX) vmcase(STMATRIX) vmcase(WMMA_LOAD) vmcase(WMMA_STORE) {
+            const uint32_t *ol = &M->extra[I->x];
+            uint32_t aslot = ol[4 + ol[0]], lslot = ol[4 + ol[0] + ol[1]];
+            int wr = I->op == OP_STMATRIX || I->op == OP_WMMA_STORE, mat = I->op == OP_LDMATRIX || I->op == OP_STMATRIX;
+            LANES({
+                if (mat && l >= 8 * I->m1) continue;
+                uint64_t a = RD(aslot) + (uint64_t)I->imm;
+                uint64_t n = mat ? 16 : mma_wmma_extent(I->m1, I->m2 & 15, I->m2 >> 4, RD(lslot) & 0xffffffffu);
+                uint8_t *p = xl(L, cta, w, l, I->m3, a, n, wr);
+                if (!p || (a & 15)) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, n, wr, p != NULL); goto out; }
+                if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)n, wr ? VM_ACC_WRITE : VM_ACC_READ);
+            });
+            goto matrix_coll;
+        }
+        vmcase(MOVMATRIX) vmcase(MMA) vmcase(WMMA_MMA) {
+        matrix_coll:
+            put_pc(w, group, pc);
+            st = warp_collective(L, cta, w, m, group, pc);
+            if (st) goto out;
+            uint32_t np;
+            if (uniform(w, group, &np)) vmjump(np)
+            vmregroup
+        }
+        /* ---- asynchronous copies (complete at once) and mbarriers ---- */
+        vmcase(CP_ASYNC) {
+            uint32_t n = I->m1;
+            LANES({
+                uint64_t da = A + (uint64_t)I->imm, sa = B, ss = C & 0xffffffffu;
+                if (ss > n) ss = n;
+                uint8_t *dp = xl(L, cta, w, l, BC_SP_SHARED, da, n, 1);
+                if (!dp || (da & (n - 1))) { fl = l; fa = da; st = mem_fault(L, cta, w, l, pc, BC_SP_SHARED, da, n, 1, dp != NULL); goto out; }
+                uint8_t *sp = ss ? xl(L, cta, w, l, BC_SP_GLOBAL, sa, ss, 0) : NULL;
+                if (ss && (!sp || (sa & (n - 1)))) { fl = l; fa = sa; st = mem_fault(L, cta, w, l, pc, BC_SP_GLOBAL, sa, ss, 0, sp != NULL); goto out; }
+                if (H && H->access) {
+                    if (ss) hook_access(L, cta, w, l, pc, BC_SP_GLOBAL, sa, (uint32_t)ss, VM_ACC_READ);
+                    hook_access(L, cta, w, l, pc, BC_SP_SHARED, da, n, VM_ACC_WRITE);
+                }
+                uint8_t tmp[16] = { 0 };
+                if (ss) memcpy(tmp, sp, ss);
+                memcpy(dp, tmp, n);
+            });
+        } vmnext
+        vmcase(CP_ASYNC_COMMIT) vmnext
+        vmcase(CP_ASYNC_WAIT) vmnext
+        vmcase(MBAR_INIT) vmcase(MBAR_INVAL) vmcase(MBAR_ARRIVE) vmcase(MBAR_TX) vmcase(MBAR_WAIT) vmcase(CP_ASYNC_MBAR) {
+            int waiting = 0;
+            LANES({
+                uint64_t a = A + (uint64_t)I->imm;
+                int wr = I->op != OP_MBAR_WAIT;
+                uint8_t *p = xl(L, cta, w, l, I->m3, a, 8, wr);
+                if (!p || (a & 7)) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, 8, wr, p != NULL); goto out; }
+                if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, 8, wr ? VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC : VM_ACC_READ | VM_ACC_ATOMIC);
+                uint64_t v;
+                memcpy(&v, p, 8);
+                switch (I->op) {
+                case OP_MBAR_INIT: v = mb_make(B, B, 0, 0); break;
+                case OP_MBAR_INVAL: v = 0; break;
+                case OP_MBAR_ARRIVE: D = v; v = mb_arrive(v, B & MB_M21, C & 0xffffffffu, I->m1, I->m2); break;
+                case OP_CP_ASYNC_MBAR: if (I->m1) v = mb_arrive(v, 1, 0, 0, 0); break;
+                case OP_MBAR_TX: v = I->m1 ? mb_settle(mb_make(v, v >> 21, mb_tx(v) - (int64_t)(B & 0xffffffffu), v >> 63))
+                                           : mb_make(v, v >> 21, mb_tx(v) + (int64_t)(B & 0xffffffffu), v >> 63); break;
+                default: {           /* test_wait / try_wait: has the phase of the state (parity) completed? */
+                    int done = I->m1 ? (v >> 63) != (B & 1) : (v >> 63) != (B >> 63);
+                    D = (uint64_t)done;
+                    waiting |= !done;
+                    break;
+                }
+                }
+                memcpy(p, &v, 8);
+            });
+            if (waiting) { pc++; goto out_budget; }   /* a failed wait lets the other warps run */
+        } vmnext
+        vmcase(MBAR_PENDING) LANES(D = A & MB_M21); vmnext
 #ifndef VM_USE_GOTO
         default:
             st = vm_fail(L, cta, w, __builtin_ctz(group), pc, VM_ERROR, "opcode %d has no handler", I->op);

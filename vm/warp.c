@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm.h"
+#include "mma.h"
 
 #define BIT(l) (1u << (l))
 
@@ -135,13 +136,14 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
             e[l] = l == first;
         }
         break;
-    default:                      /* bar.warp.sync: no values */
+    default:                      /* bar.warp.sync: no values; matrix collectives: mma.c */
+        if (bc_op_fmt[I0->op] == F_MMA) mma_collective(L, w, P);
         break;
     }
     for (uint32_t mm = P; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         const bc_insn *I = LANE_I(l);
-        if (I->op != OP_WARPSYNC) {
+        if (I->op != OP_WARPSYNC && bc_op_fmt[I->op] != F_MMA) {
             R[I->d + (uint32_t)l] = d[l];
             if (I->flags & BC_IF_HAS_E) R[I->e + (uint32_t)l] = e[l];
         }
@@ -183,7 +185,8 @@ vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes,
     int nm = 0;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint32_t M = (uint32_t)w->R[I->x + (uint32_t)l];
+        /* the matrix instructions are .aligned over the whole warp: no membermask */
+        uint32_t M = bc_op_fmt[I->op] == F_MMA ? 0xffffffffu : (uint32_t)w->R[I->x + (uint32_t)l];
         if (!(M & BIT(l))) {
             const vm_hooks *H = L->cfg.hooks;
             if (H && H->misuse) H->misuse(H->ctx, L, cta, w, l, pc, "mask", "lane not in its own membermask");

@@ -17,7 +17,7 @@ int main(void)
     if (dup) fail++; else { printf("PASS opcode names are unique (%d opcodes)\n", OP__COUNT); pass++; }
     int bad = 0;
     for (int i = 0; i < OP__COUNT; i++)
-        if (!bc_op_name[i] || !bc_op_name[i][0] || bc_op_fmt[i] > F_BAR) { printf("FAIL opcode %d has no name or format\n", i); bad++; }
+        if (!bc_op_name[i] || !bc_op_name[i][0] || bc_op_fmt[i] > F_MMA) { printf("FAIL opcode %d has no name or format\n", i); bad++; }
     if (bad) fail++; else { printf("PASS every opcode has a name and a format\n"); pass++; }
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;

@@ -1,0 +1,492 @@
+/* mma.c — tensor-core instructions: fragment layouts (PTX ISA, "Matrix fragments
+ * for mma.m16n8k16" and friends; ldmatrix / stmatrix / movmatrix) and the
+ * multiply-accumulate arithmetic, fitted to an H200 (tests/vm/cases/mma_sync):
+ *
+ *   f16 / bf16 / tf32 inputs, f32 accumulator: the products are exact; the
+ *   accumulator and a block of MMA_BLOCK products are aligned to the largest
+ *   exponent among them and truncated (toward zero) below 2^(Emax - MMA_PBITS),
+ *   summed exactly, and the sum is rounded to f32 toward zero; blocks follow
+ *   one another along k.  f16 accumulators: the same in f32, then rounded to
+ *   f16 to nearest.  f64 (m8n8k4): a chain of IEEE fmas along k.  Integers: exact,
+ *   wrapping in 32 bits (.satfinite clamps).
+ *
+ * wmma fragments use the emulator's own layout (fragments are opaque in PTX):
+ * element e of a 16x16 matrix (row-major index) is element e % 8 of lane e / 8.
+ */
+#include <math.h>
+#include <string.h>
+#include "mma.h"
+#include "fp.h"
+
+
+/* ---- the model ----------------------------------------------------------------- */
+
+static struct mma_model {
+    int block;         /* products summed together with the accumulator */
+    int pbits;         /* bits kept below the leading bit of the largest term */
+    int rz;            /* 1: the block sum is rounded toward zero, 0: to nearest */
+    int floor_neg;     /* 1: dropped bits of negative terms round toward -inf */
+    int ftz_c;         /* 1: a subnormal f32 accumulator input counts as zero */
+    int tf32_rn;       /* 1: tf32 operands are rounded to 10 bits, 0: truncated */
+    int negzero;       /* 1: an exact zero sum of all-negative zeros is -0 */
+    int f16_rz;        /* 1: f16 results are rounded toward zero */
+    int nan_c_first;   /* f64: which NaN operand wins (index into ord in fma64: 4 = b, c, a) */
+} MD = { 16, 26, 1, 0, 0, 0, 1, 0, 4 };
+
+/* ---- elements ------------------------------------------------------------------------ */
+
+static int tbits(int t)
+{
+    switch (t) {
+    case MMA_T_F16: case MMA_T_BF16: return 16;
+    case MMA_T_S8: case MMA_T_U8: return 8;
+    case MMA_T_F64: return 64;
+    default: return 32;
+    }
+}
+
+static uint64_t get_el(const uint64_t *regs, int i, int bits)
+{
+    if (bits == 64) return regs[i];
+    int per = 32 / bits;
+    return (regs[i / per] >> (bits * (i % per))) & ((1ull << bits) - 1);
+}
+
+static void put_el(uint64_t *regs, int i, int bits, uint64_t v)
+{
+    if (bits == 64) { regs[i] = v; return; }
+    int per = 32 / bits, sh = bits * (i % per);
+    uint64_t m = ((1ull << bits) - 1) << sh;
+    regs[i / per] = (regs[i / per] & ~m) | ((v << sh) & m);
+}
+
+int mma_regs(const mma_desc *m, int *nd, int *na, int *nb, int *nc)
+{
+    int dcb = tbits(m->dt), ccb = tbits(m->ct);
+    int M, N, K;
+    switch (m->shape) {
+    case MMA_M16N8K16: M = 16; N = 8; K = 16; break;
+    case MMA_M16N8K8: M = 16; N = 8; K = 8; break;
+    case MMA_M8N8K4: M = 8; N = 8; K = 4; break;
+    case MMA_M16N8K32: M = 16; N = 8; K = 32; break;
+    default: M = 16; N = 16; K = 16; break;
+    }
+    int ab = tbits(m->at), bb = tbits(m->bt);
+    *na = M * K * ab / 32 / 32;
+    *nb = K * N * bb / 32 / 32;
+    *nc = M * N * ccb / 32 / 32;
+    *nd = M * N * dcb / 32 / 32;
+    if (ab == 64) { *na = M * K / 32; *nb = K * N / 32; }
+    if (ccb == 64) *nc = M * N / 32;
+    if (dcb == 64) *nd = M * N / 32;
+    if (m->shape == MMA_M16N16K16) { *na = 8; *nb = 8; }   /* wmma: f16 a/b fragments are 8 registers */
+    return 1;
+}
+
+/* Lane and element index of A[r][k], B[k][c], C[r][c] in the fragment layouts. */
+static void frag_a(const mma_desc *m, int r, int k, int *lane, int *idx)
+{
+    switch (m->shape) {
+    case MMA_M16N8K16:      /* a0..a7: rows g, g+8; cols 2t+(i&1), +8 for i >= 4 */
+        *lane = (r % 8) * 4 + (k % 8) / 2;
+        *idx = (k % 2) + (r >= 8 ? 2 : 0) + (k >= 8 ? 4 : 0);
+        return;
+    case MMA_M16N8K8:
+        if (m->at == MMA_T_TF32) {   /* a0: (g, t) a1: (g+8, t) a2: (g, t+4) a3: (g+8, t+4) */
+            *lane = (r % 8) * 4 + k % 4;
+            *idx = (r >= 8) + (k >= 4 ? 2 : 0);
+        } else {
+            *lane = (r % 8) * 4 + k / 2;
+            *idx = (k % 2) + (r >= 8 ? 2 : 0);
+        }
+        return;
+    case MMA_M8N8K4:
+        *lane = r * 4 + k;
+        *idx = 0;
+        return;
+    case MMA_M16N8K32:      /* a0..a15: rows g (i<4, 8<=i<12), g+8; cols 4t+(i&3), +16 for i >= 8 */
+        *lane = (r % 8) * 4 + (k % 16) / 4;
+        *idx = (k % 4) + (r >= 8 ? 4 : 0) + (k >= 16 ? 8 : 0);
+        return;
+    default: {
+        int e = r * 16 + k;
+        *lane = e / 8;
+        *idx = e % 8;
+        return;
+    }
+    }
+}
+
+static void frag_b(const mma_desc *m, int k, int c, int *lane, int *idx)
+{
+    switch (m->shape) {
+    case MMA_M16N8K16:      /* b0..b3: rows 2t+(i&1), +8 for i >= 2; col g */
+        *lane = c * 4 + (k % 8) / 2;
+        *idx = (k % 2) + (k >= 8 ? 2 : 0);
+        return;
+    case MMA_M16N8K8:
+        if (m->bt == MMA_T_TF32) { *lane = c * 4 + k % 4; *idx = k >= 4; }
+        else { *lane = c * 4 + k / 2; *idx = k % 2; }
+        return;
+    case MMA_M8N8K4:
+        *lane = c * 4 + k;
+        *idx = 0;
+        return;
+    case MMA_M16N8K32:      /* b0..b7: rows 4t+(i&3), +16 for i >= 4; col g */
+        *lane = c * 4 + (k % 16) / 4;
+        *idx = (k % 4) + (k >= 16 ? 4 : 0);
+        return;
+    default: {
+        int e = k * 16 + c;
+        *lane = e / 8;
+        *idx = e % 8;
+        return;
+    }
+    }
+}
+
+static void frag_c(const mma_desc *m, int r, int c, int *lane, int *idx)
+{
+    switch (m->shape) {
+    case MMA_M8N8K4:        /* c0, c1: row g, cols 2t, 2t+1 */
+        *lane = r * 4 + c / 2;
+        *idx = c % 2;
+        return;
+    case MMA_M16N16K16: {
+        int e = r * 16 + c;
+        *lane = e / 8;
+        *idx = e % 8;
+        return;
+    }
+    default:                /* c0..c3: rows g (i<2), g+8; cols 2t+(i&1) */
+        *lane = (r % 8) * 4 + c / 2;
+        *idx = (c % 2) + (r >= 8 ? 2 : 0);
+        return;
+    }
+}
+
+/* ---- arithmetic --------------------------------------------------------------- */
+
+/* A finite value m * 2^e with a sign; cls 0 finite, 1 inf, 2 NaN. */
+typedef struct term { int s, cls; uint64_t m; int e; } term;
+
+static term dec(uint64_t bits, int t)
+{
+    term x = { 0, 0, 0, 0 };
+    uint32_t ex, fr;
+    switch (t) {
+    case MMA_T_F16:
+        x.s = (int)(bits >> 15) & 1; ex = (bits >> 10) & 31; fr = bits & 0x3ff;
+        if (ex == 31) { x.cls = fr ? 2 : 1; return x; }
+        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 25 : -24;
+        return x;
+    case MMA_T_BF16:
+        x.s = (int)(bits >> 15) & 1; ex = (bits >> 7) & 255; fr = bits & 0x7f;
+        if (ex == 255) { x.cls = fr ? 2 : 1; return x; }
+        x.m = ex ? fr | 0x80 : fr; x.e = ex ? (int)ex - 134 : -133;
+        return x;
+    case MMA_T_TF32: {
+        uint32_t b = (uint32_t)bits;
+        if (MD.tf32_rn && ((b >> 23) & 255) != 255) {
+            uint32_t low = b & 0x1fff, r = b & ~0x1fffu;
+            if (low > 0x1000 || (low == 0x1000 && (r & 0x2000))) r += 0x2000;
+            b = r;
+        }
+        x.s = (int)(b >> 31); ex = (b >> 23) & 255; fr = (b >> 13) & 0x3ff;
+        if (ex == 255) { x.cls = (b & 0x7fffff) ? 2 : 1; return x; }
+        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 137 : -136;
+        return x;
+    }
+    default:                /* f32 */
+        x.s = (int)(bits >> 31) & 1; ex = (bits >> 23) & 255; fr = bits & 0x7fffff;
+        if (ex == 255) { x.cls = fr ? 2 : 1; return x; }
+        if (!ex && MD.ftz_c) fr = 0;
+        x.m = ex ? fr | 0x800000 : fr; x.e = ex ? (int)ex - 150 : -149;
+        return x;
+    }
+}
+
+static int msb64(uint64_t v) { return 63 - __builtin_clzll(v); }
+
+static uint32_t f32_of(double d, int rz)
+{
+    float f = (float)d;
+    if (rz && !isinf(f) && fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);   /* overflow: inf (as an H200 does) */
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* The accumulator (f32 bits) plus n exact products, summed the tensor-core way. */
+static uint32_t block_sum(uint32_t acc, const term *p, int n)
+{
+    term t[40];
+    int nt = 0;
+    t[nt++] = dec(acc, MMA_T_F32);
+    for (int i = 0; i < n; i++) t[nt++] = p[i];
+    int emax = INT32_MIN, allneg = 1;
+    for (int i = 0; i < nt; i++) {
+        if (!t[i].s) allneg = 0;
+        if (t[i].m) { int top = t[i].e + msb64(t[i].m); if (top > emax) emax = top; }
+    }
+    if (emax == INT32_MIN) return allneg && MD.negzero ? 0x80000000u : 0;
+    int lo = emax - MD.pbits;
+    int64_t S = 0;
+    for (int i = 0; i < nt; i++) {
+        if (!t[i].m) continue;
+        uint64_t v;
+        int sh = t[i].e - lo, lost = 0;
+        if (sh >= 0) v = t[i].m << sh;
+        else if (-sh >= 64) { v = 0; lost = 1; }
+        else { v = t[i].m >> -sh; lost = (t[i].m & ((1ull << -sh) - 1)) != 0; }
+        if (t[i].s && lost && MD.floor_neg) v++;
+        S += t[i].s ? -(int64_t)v : (int64_t)v;
+    }
+    if (S == 0) return 0;
+    return f32_of(ldexp((double)S, lo), MD.rz);
+}
+
+/* d = c + sum_k a[k] b[k] with an f32 accumulator. */
+static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K, int at, int bt)
+{
+    term p[32];
+    int nan = 0, pinf = 0, ninf = 0;
+    term tc = dec(c, MMA_T_F32);
+    if (tc.cls == 2) nan = 1;
+    else if (tc.cls == 1) { if (tc.s) ninf = 1; else pinf = 1; }
+    for (int k = 0; k < K; k++) {
+        term x = dec(a[k], at), y = dec(b[k], bt);
+        if (x.cls == 2 || y.cls == 2) { nan = 1; continue; }
+        if (x.cls == 1 || y.cls == 1) {
+            if ((x.cls != 1 && !x.m) || (y.cls != 1 && !y.m)) { nan = 1; continue; }
+            if (x.s ^ y.s) ninf = 1; else pinf = 1;
+            continue;
+        }
+        p[k].s = x.s ^ y.s; p[k].cls = 0; p[k].m = x.m * y.m; p[k].e = x.e + y.e;
+    }
+    if (nan || (pinf && ninf)) return 0x7fffffffu;
+    if (pinf) return 0x7f800000u;
+    if (ninf) return 0xff800000u;
+    uint32_t acc = c;
+    int blk = K < MD.block ? K : MD.block;
+    for (int k0 = 0; k0 < K; k0 += blk) {
+        int n = K - k0 < blk ? K - k0 : blk;
+        acc = block_sum(acc, p + k0, n);
+    }
+    return acc;
+}
+
+static double f64v(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static uint64_t f64b(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+/* One IEEE fma step: a NaN operand comes back quieted (the accumulator first, when
+ * the order MD.nan_c_first), an invalid operation gives the default NaN 0xfff8000000000000. */
+static uint64_t fma64(uint64_t a, uint64_t b, uint64_t c)
+{
+    static const uint8_t ord[6][3] = { {0,1,2}, {2,0,1}, {2,1,0}, {1,0,2}, {1,2,0}, {0,2,1} };
+    uint64_t in[3] = { a, b, c }, o[3];
+    for (int i = 0; i < 3; i++) o[i] = in[ord[MD.nan_c_first][i]];
+    for (int i = 0; i < 3; i++)
+        if ((o[i] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return o[i] | 0x0008000000000000ull;
+    double r = fma(f64v(a), f64v(b), f64v(c));
+    return r != r ? 0xfff8000000000000ull : f64b(r);
+}
+
+void mma_compute(const mma_desc *m, uint64_t a[32][8], uint64_t b[32][8], uint64_t c[32][8], uint64_t d[32][8])
+{
+    int M = m->shape == MMA_M8N8K4 ? 8 : 16, N = m->shape == MMA_M16N16K16 ? 16 : 8;
+    int K = m->shape == MMA_M16N8K16 || m->shape == MMA_M16N16K16 ? 16 : m->shape == MMA_M16N8K8 ? 8
+          : m->shape == MMA_M8N8K4 ? 4 : 32;
+    int ab = tbits(m->at), bb = tbits(m->bt), cb = tbits(m->ct), db = tbits(m->dt);
+    uint64_t A[16][32], B[32][16];
+    for (int r = 0; r < M; r++)
+        for (int k = 0; k < K; k++) {
+            int l, i;
+            frag_a(m, r, k, &l, &i);
+            A[r][k] = get_el(a[l], i, ab);
+        }
+    for (int k = 0; k < K; k++)
+        for (int cc = 0; cc < N; cc++) {
+            int l, i;
+            frag_b(m, k, cc, &l, &i);
+            B[k][cc] = get_el(b[l], i, bb);
+        }
+    for (int r = 0; r < M; r++)
+        for (int cc = 0; cc < N; cc++) {
+            int l, i;
+            frag_c(m, r, cc, &l, &i);
+            uint64_t cv = get_el(c[l], i, cb), res;
+            uint64_t bcol[32];
+            for (int k = 0; k < K; k++) bcol[k] = B[k][cc];
+            switch (m->at) {
+            case MMA_T_F64: {
+                uint64_t acc = cv;
+                for (int k = 0; k < K; k++) acc = fma64(A[r][k], bcol[k], acc);
+                res = acc;
+                break;
+            }
+            case MMA_T_S8: case MMA_T_U8: {
+                int64_t s = (int32_t)(uint32_t)cv;
+                for (int k = 0; k < K; k++) {
+                    int64_t x = m->at == MMA_T_S8 ? (int8_t)A[r][k] : (int64_t)A[r][k];
+                    int64_t y = m->bt == MMA_T_S8 ? (int8_t)bcol[k] : (int64_t)bcol[k];
+                    s += x * y;
+                }
+                if (m->satfinite) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                res = (uint32_t)s;
+                break;
+            }
+            default:
+                if (m->ct == MMA_T_F16) cv = fp_cvt_f2f(cv, FP_F16, FP_F32, FP_RN, 0);
+                res = dot_f32((uint32_t)cv, A[r], bcol, K, m->at, m->bt);
+                if (m->dt == MMA_T_F16) res = fp_cvt_f2f(res, FP_F32, FP_F16, MD.f16_rz ? FP_RZ : FP_RN, 0);
+                break;
+            }
+            frag_c(m, r, cc, &l, &i);
+            put_el(d[l], i, db, res);
+        }
+}
+
+#ifndef MMA_STANDALONE
+/* ---- the collective ------------------------------------------------------------- */
+
+uint64_t mma_wmma_extent(int frag, int type, int col, uint64_t ldm)
+{
+    (void)frag; (void)col;
+    uint64_t es = type == MMA_T_F32 ? 4 : 2;
+    return (15 * ldm + 16) * es;
+}
+
+static uint8_t *row_ptr(vm_launch *L, vm_warp *w, const bc_insn *I, int lane, uint32_t aslot, uint64_t n, int write)
+{
+    uint64_t a = w->R[aslot + (uint32_t)lane] + (uint64_t)I->imm;
+    return vm_xlate(L, L->cur_cta, w, lane, I->m3, a, n, write);
+}
+
+void mma_collective(vm_launch *L, vm_warp *w, uint32_t P)
+{
+    const bc_insn *I = &L->code[w->pc[__builtin_ctz(P)]];
+    const uint32_t *ol = &L->m->extra[I->x];
+    uint32_t nd = ol[0], na = ol[1], nb = ol[2];
+    const uint32_t *ds = ol + 4, *as = ds + nd, *bs = as + na, *cs = bs + nb;
+    uint64_t *R = w->R;
+    switch (I->op) {
+    case OP_LDMATRIX: case OP_STMATRIX: {
+        uint16_t Mx[4][8][8];
+        int nm = I->m1, tr = I->m2, ld = I->op == OP_LDMATRIX;
+        if (!ld)
+            for (int i = 0; i < nm; i++)
+                for (int t = 0; t < 32; t++) {
+                    uint32_t v = (P >> t) & 1 ? (uint32_t)R[bs[i] + (uint32_t)t] : 0;
+                    for (int h = 0; h < 2; h++) {
+                        int r = tr ? 2 * (t % 4) + h : t / 4, c = tr ? t / 4 : 2 * (t % 4) + h;
+                        Mx[i][r][c] = (uint16_t)(v >> (16 * h));
+                    }
+                }
+        for (int i = 0; i < nm; i++)
+            for (int r = 0; r < 8; r++) {
+                int lane = 8 * i + r;
+                uint8_t *p = (P >> lane) & 1 ? row_ptr(L, w, I, lane, as[0], 16, !ld) : NULL;
+                if (ld) { if (p) memcpy(Mx[i][r], p, 16); else memset(Mx[i][r], 0, 16); }
+                else if (p) memcpy(p, Mx[i][r], 16);
+            }
+        if (ld)
+            for (uint32_t mm = P; mm; mm &= mm - 1) {
+                int t = __builtin_ctz(mm);
+                for (int i = 0; i < nm; i++) {
+                    uint32_t v = 0;
+                    for (int h = 0; h < 2; h++) {
+                        int r = tr ? 2 * (t % 4) + h : t / 4, c = tr ? t / 4 : 2 * (t % 4) + h;
+                        v |= (uint32_t)Mx[i][r][c] << (16 * h);
+                    }
+                    R[ds[i] + (uint32_t)t] = v;
+                }
+            }
+        break;
+    }
+    case OP_MOVMATRIX: {
+        uint16_t Mx[8][8];
+        for (int t = 0; t < 32; t++) {
+            uint32_t v = (P >> t) & 1 ? (uint32_t)R[as[0] + (uint32_t)t] : 0;
+            Mx[t / 4][2 * (t % 4)] = (uint16_t)v;
+            Mx[t / 4][2 * (t % 4) + 1] = (uint16_t)(v >> 16);
+        }
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int t = __builtin_ctz(mm);
+            R[ds[0] + (uint32_t)t] = Mx[2 * (t % 4)][t / 4] | (uint32_t)Mx[2 * (t % 4) + 1][t / 4] << 16;
+        }
+        break;
+    }
+    case OP_MMA: case OP_WMMA_MMA: {
+        mma_desc d = { I->m1, I->m2 & 15, I->m2 >> 4, I->m3 & 15, I->m3 >> 4, !!(I->flags & BC_IF_SAT),
+                       (int)(I->imm & 1), (int)((I->imm >> 1) & 1) };
+        static __thread uint64_t a[32][8], b[32][8], c[32][8], o[32][8];
+        memset(a, 0, sizeof a); memset(b, 0, sizeof b); memset(c, 0, sizeof c); memset(o, 0, sizeof o);
+        uint32_t nc = ol[3];
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int t = __builtin_ctz(mm);
+            for (uint32_t k = 0; k < na && k < 8; k++) a[t][k] = R[as[k] + (uint32_t)t];
+            for (uint32_t k = 0; k < nb && k < 8; k++) b[t][k] = R[bs[k] + (uint32_t)t];
+            for (uint32_t k = 0; k < nc && k < 8; k++) c[t][k] = R[cs[k] + (uint32_t)t];
+        }
+        if (I->op == OP_WMMA_MMA) {
+            /* fragments hold memory order: a col-major A and a col-major B are transposed */
+            if (d.a_col || !d.b_row) {
+                uint64_t ta[32][8], tb[32][8];
+                memcpy(ta, a, sizeof ta); memcpy(tb, b, sizeof tb);
+                for (int r = 0; r < 16; r++)
+                    for (int k = 0; k < 16; k++) {
+                        int e = r * 16 + k, f = k * 16 + r;
+                        if (d.a_col) put_el(a[e / 8], e % 8, 16, get_el(ta[f / 8], f % 8, 16));
+                        if (!d.b_row) put_el(b[e / 8], e % 8, 16, get_el(tb[f / 8], f % 8, 16));
+                    }
+            }
+        }
+        mma_compute(&d, a, b, c, o);
+        for (uint32_t mm = P; mm; mm &= mm - 1) {
+            int t = __builtin_ctz(mm);
+            for (uint32_t k = 0; k < nd; k++) R[ds[k] + (uint32_t)t] = d.dt == MMA_T_F64 ? o[t][k] : (uint32_t)o[t][k];
+        }
+        break;
+    }
+    case OP_WMMA_LOAD: case OP_WMMA_STORE: {
+        /* the fragment holds the matrix in its memory order (row-major for a row layout,
+         * column-major for col): element e of lane e / 8 is the e-th in that order */
+        int type = I->m2 & 15, col = I->m2 >> 4, ld = I->op == OP_WMMA_LOAD;
+        int es = type == MMA_T_F32 ? 4 : 2, ebits = 8 * es;
+        int first = __builtin_ctz(P);
+        uint64_t ldm = R[bs[0] + (uint32_t)first] & 0xffffffffu;
+        uint8_t *p = row_ptr(L, w, I, first, as[0], mma_wmma_extent(I->m1, type, col, ldm), !ld);
+        if (!p) break;
+        const uint32_t *regs = ld ? ds : ol + 4 + na + nb;
+        uint32_t nr = ld ? nd : ol[3];
+        int ccol = I->m1 == MMA_FRAG_C ? col : 0;   /* a/b keep their own order; c/d are row-major inside */
+        for (int r = 0; r < 16; r++)
+            for (int c = 0; c < 16; c++) {
+                int e = r * 16 + c, lane = e / 8, i = e % 8;
+                uint64_t off = (uint64_t)(ccol ? c * ldm + r : r * ldm + c) * (uint64_t)es;
+                if (!((P >> lane) & 1)) continue;
+                uint64_t *rv = &R[regs[(uint32_t)(i * ebits / 32)] + (uint32_t)lane];
+                int sh = (i * ebits) % 32;
+                if (ld) {
+                    uint64_t v = 0;
+                    memcpy(&v, p + off, (size_t)es);
+                    uint64_t msk = (ebits == 32 ? 0xffffffffull : 0xffffull) << sh;
+                    *rv = (*rv & ~msk) | (v << sh);
+                } else {
+                    uint64_t v = (*rv >> sh) & (ebits == 32 ? 0xffffffffull : 0xffffull);
+                    memcpy(p + off, &v, (size_t)es);
+                }
+            }
+        if (ld && I->m1 != MMA_FRAG_C)   /* a/b: registers 4..7 repeat 0..3 */
+            for (uint32_t mm = P; mm; mm &= mm - 1) {
+                int t = __builtin_ctz(mm);
+                for (int k = 4; k < 8 && (uint32_t)k < nr; k++) R[regs[k] + (uint32_t)t] = R[regs[k - 4] + (uint32_t)t];
+            }
+        break;
+    }
+    default:
+        break;
+    }
+}
+#endif
