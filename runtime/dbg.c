@@ -190,7 +190,7 @@ static int is_collective(int op)
     case OP_MATCH_ANY: case OP_MATCH_ALL: case OP_REDUX: case OP_ELECT: case OP_WARPSYNC:
         return 1;
     }
-    return 0;
+    return bc_op_fmt[op] == F_MMA;     /* matrix ops meet as the whole warp */
 }
 
 /* Threads arrived at barrier id of cta, and the number it waits for. */
@@ -1233,7 +1233,7 @@ static int coll_info(dbg_session *s, vm_warp *w)
     if (I->guard != BC_NO_GUARD && (((w->R[I->guard + (uint32_t)l] & 1) ^ I->gneg) == 0)) return 0;
     uint32_t group = group_of(w, l);
     if (is_collective(I->op)) {
-        uint32_t M = (uint32_t)w->R[I->x + (uint32_t)l], waiting = 0;
+        uint32_t M = bc_op_fmt[I->op] == F_MMA ? 0xffffffffu : (uint32_t)w->R[I->x + (uint32_t)l], waiting = 0;
         for (uint32_t mm = M & w->live; mm; mm &= mm - 1) {
             int k = __builtin_ctz(mm);
             if (w->state[k] == LANE_WAIT_COLL && w->coll_mask[k] == M) waiting |= 1u << k;
