@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,12 @@
 #include "check.h"
 
 #define DBG_MAX_BP 64
+#define DBG_MAX_DISP 32
+#define DBG_MAX_FRAMES 256
 #define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */
 
 enum { BP_BREAK, BP_WATCH };
+enum { WATCH_WRITE = 1, WATCH_READ = 2, WATCH_ACCESS = 3 };   /* bit 0: writes, bit 1: reads */
 enum { RUN_CONTINUE, RUN_STEP, RUN_NEXT, RUN_FINISH };
 enum { STOP_NONE, STOP_BP, STOP_WATCH, STOP_STEP, STOP_GONE, STOP_CTA };
 
@@ -36,10 +40,18 @@ typedef struct dbg_bp {
     char spec[128];              /* as typed */
     uint32_t *pcs;               /* break: the instructions it stops before */
     int npcs;
+    char cond[128];              /* break: condition ("" none), evaluated per lane */
+    int ignore;                  /* stops still to ignore (ignore N COUNT) */
     int space;                   /* watch: BC_SP_GLOBAL or BC_SP_SHARED */
+    int wkind, wsize;            /* watch: WATCH_*, 1/2/4/8 bytes */
     uint64_t addr;
-    uint32_t old;                /* watch: value at the last report */
+    uint64_t old;                /* watch: value at the last report */
 } dbg_bp;
+
+/* A physical frame of a lane: the function at pc; `save` indexes the saved
+ * registers of the call that entered it in the lane's stack (UINT32_MAX for
+ * the kernel's frame). */
+typedef struct pframe { uint32_t pc; int func; uint32_t save; } pframe;
 
 struct dbg_session {
     FILE *out;
@@ -77,12 +89,21 @@ struct dbg_session {
     int stop, stop_bp;
     int watch_hit;               /* bp index, -1 none */
     uint64_t w_cta; int w_warp, w_lane; uint32_t w_pc;
+    int w_flags;                 /* the access that hit the watchpoint */
+    uint64_t w_val;              /* read watchpoints: the value read */
+    uint32_t cond_lanes;         /* the lanes whose breakpoint condition held */
+    char cond_err[300];          /* an error testing a condition, "" none */
     int focus_gone;
+    /* display expressions */
+    char *disp[DBG_MAX_DISP];
+    int disp_id[DBG_MAX_DISP], ndisp, next_disp;
+    int sel_frame;               /* frame N / up / down: the selected frame (backtrace numbering) */
 };
 
 const char *const dbg_command_names[] = {
-    "break", "tbreak", "delete", "watch", "run", "start", "continue", "step", "next", "finish",
-    "focus", "print", "x", "info", "list", "backtrace", "help", "quit", NULL
+    "break", "tbreak", "condition", "ignore", "delete", "watch", "rwatch", "awatch", "run", "start",
+    "continue", "step", "next", "finish", "focus", "print", "display", "undisplay", "x", "info", "list",
+    "backtrace", "frame", "up", "down", "help", "quit", NULL
 };
 
 static void say(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -296,17 +317,24 @@ static void hook_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int la
                         int space, uint64_t addr, int size, int flags)
 {
     dbg_session *s = ctx;
-    (void)L;
-    if (!(flags & VM_ACC_WRITE) || s->watch_hit >= 0) return;
+    if (!(flags & (VM_ACC_WRITE | VM_ACC_READ)) || s->watch_hit >= 0) return;
     for (int i = 0; i < s->nbp; i++) {
         dbg_bp *b = &s->bp[i];
         if (b->kind != BP_WATCH || b->space != space) continue;
-        if (addr < b->addr + 4 && b->addr < addr + (uint64_t)size) {
+        int want = ((b->wkind & WATCH_WRITE) ? VM_ACC_WRITE : 0) | ((b->wkind & WATCH_READ) ? VM_ACC_READ : 0);
+        if (!(flags & want)) continue;
+        if (addr < b->addr + (uint64_t)b->wsize && b->addr < addr + (uint64_t)size) {
             s->watch_hit = i;
             s->w_cta = cta->linear;
             s->w_warp = w->id;
             s->w_lane = lane;
             s->w_pc = pc;
+            s->w_flags = flags;
+            /* a read is reported with the value it reads: the memory as it is now */
+            s->w_val = 0;
+            const uint8_t *p = space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, (uint64_t)b->wsize)
+                                                     : vm_xlate(L, cta, w, lane, BC_SP_SHARED, b->addr, (uint64_t)b->wsize, 0);
+            if (p) memcpy(&s->w_val, p, (size_t)b->wsize);
             return;
         }
     }
@@ -320,12 +348,27 @@ static void hook_exit(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t
         s->focus_gone = 1;
 }
 
-static int bp_at(const dbg_session *s, uint32_t pc)
+static int cond_lanes(dbg_session *s, const dbg_bp *b, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc,
+                      uint32_t *lanes);
+
+/* The breakpoint that stops the lane group `group` of w before pc, or -1:
+ * one at pc whose condition holds for some lane of the group (those lanes
+ * in s->cond_lanes) and that has no stops left to ignore. */
+static int bp_check(dbg_session *s, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc)
 {
     for (int i = 0; i < s->nbp; i++) {
-        const dbg_bp *b = &s->bp[i];
+        dbg_bp *b = &s->bp[i];
         if (b->kind != BP_BREAK) continue;
-        for (int k = 0; k < b->npcs; k++) if (b->pcs[k] == pc) return i;
+        int at = 0;
+        for (int k = 0; k < b->npcs && !at; k++) at = b->pcs[k] == pc;
+        if (!at) continue;
+        uint32_t lanes = group;
+        s->cond_err[0] = 0;
+        if (b->cond[0] && !cond_lanes(s, b, cta, w, group, pc, &lanes)) continue;
+        if (!lanes) continue;
+        if (b->ignore > 0 && !s->cond_err[0]) { b->ignore--; b->hits++; continue; }
+        s->cond_lanes = lanes;
+        return i;
     }
     return -1;
 }
@@ -370,7 +413,7 @@ static int hook_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t 
     if (s->watch_hit >= 0) return do_stop(s, STOP_WATCH, cta, w, group, pc);
     if (s->focus_gone) return do_stop(s, STOP_GONE, cta, w, group, pc);
     if (s->want_cta && cta->linear == s->fcta) return do_stop(s, STOP_CTA, cta, w, group, pc);
-    int b = bp_at(s, pc);
+    int b = bp_check(s, cta, w, group, pc);
     if (b >= 0) { s->stop_bp = b; return do_stop(s, STOP_BP, cta, w, group, pc); }
     if (!focused) return 0;
     switch (s->mode) {
@@ -458,6 +501,7 @@ void dbg_free(dbg_session *s)
     vm_launch_free(s->L);
     rt_prepared_free(&s->P);
     for (int i = 0; i < s->nbp; i++) free(s->bp[i].pcs);
+    for (int i = 0; i < s->ndisp; i++) free(s->disp[i]);
     free(s);
 }
 
@@ -473,6 +517,7 @@ void dbg_banner(dbg_session *s)
 
 static void info_warps(dbg_session *s);
 static int inspectable(const dbg_session *s);
+static void do_displays(dbg_session *s);
 
 /* ---- reporting stops ---------------------------------------------------------------------- */
 
@@ -512,6 +557,17 @@ static void set_focus_group(dbg_session *s, const vm_cta *cta, int warp, uint32_
     s->flane = __builtin_ctz(group);
 }
 
+static const char *const watch_name[] = { "", "Watchpoint", "Read watchpoint", "Access watchpoint" };
+
+/* "-5 (0xfffffffb)": n bytes as a signed integer, then hex. */
+static void fmt_sized(uint64_t v, int n, char *buf, size_t len)
+{
+    int b = 8 * n;
+    v = b >= 64 ? v : v & ((1ull << b) - 1);
+    int64_t sv = b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b);
+    snprintf(buf, len, "%" PRId64 " (0x%0*" PRIx64 ")", sv, 2 * n, v);
+}
+
 static void report_watch(dbg_session *s)
 {
     dbg_bp *b = &s->bp[s->watch_hit];
@@ -520,15 +576,22 @@ static void report_watch(dbg_session *s)
     cta_of(s, s->w_cta, c);
     tid_of(s, s->w_warp, s->w_lane, t);
     fmt_loc(s, s->w_pc, loc, sizeof loc);
-    uint32_t nv = 0;
+    uint64_t nv = 0;
     const uint8_t *p = NULL;
-    if (b->space == BC_SP_GLOBAL) p = mem_xlate(&s->P.dev.mem, b->addr, 4);
-    else if (s->L && s->L->cta_live) p = vm_xlate(s->L, &s->L->cta, &s->L->cta.warps[0], 0, BC_SP_SHARED, b->addr, 4, 0);
-    if (p) memcpy(&nv, p, 4);
+    uint64_t n = (uint64_t)b->wsize;
+    if (b->space == BC_SP_GLOBAL) p = mem_xlate(&s->P.dev.mem, b->addr, n);
+    else if (s->L && s->L->cta_live) p = vm_xlate(s->L, &s->L->cta, &s->L->cta.warps[0], 0, BC_SP_SHARED, b->addr, n, 0);
+    if (p) memcpy(&nv, p, (size_t)n);
     b->hits++;
-    say(s, "Watchpoint %d: [%s 0x%" PRIx64 "] written by cta (%u,%u,%u) thread (%u,%u,%u) warp %d at %s\n", b->id,
-        b->space == BC_SP_SHARED ? "shared" : "global", b->addr, c[0], c[1], c[2], t[0], t[1], t[2], s->w_warp, loc);
-    say(s, "Old value = %d (0x%08x)\nNew value = %d (0x%08x)\n", (int32_t)b->old, b->old, (int32_t)nv, nv);
+    int wr = (s->w_flags & VM_ACC_WRITE) && b->wkind != WATCH_READ;
+    say(s, "%s %d: [%s 0x%" PRIx64 "] %s by cta (%u,%u,%u) thread (%u,%u,%u) warp %d at %s\n", watch_name[b->wkind], b->id,
+        b->space == BC_SP_SHARED ? "shared" : "global", b->addr, wr ? "written" : "read", c[0], c[1], c[2], t[0], t[1], t[2],
+        s->w_warp, loc);
+    char o[64], v[64];
+    fmt_sized(b->old, b->wsize, o, sizeof o);
+    fmt_sized(wr ? nv : s->w_val, b->wsize, v, sizeof v);
+    if (wr) say(s, "Old value = %s\nNew value = %s\n", o, v);
+    else say(s, "Value = %s\n", v);
     b->old = nv;
     s->watch_hit = -1;
 }
@@ -543,6 +606,7 @@ static void delete_bp(dbg_session *s, int i)
 /* Runs the launch until the next stop and reports it. */
 static void resume(dbg_session *s)
 {
+    s->sel_frame = 0;
     s->skip_once = s->resume_pending = s->paused;
     s->paused = 0;
     s->stop = STOP_NONE;
@@ -557,11 +621,15 @@ static void resume(dbg_session *s)
         case STOP_BP: {
             dbg_bp *b = &s->bp[s->stop_bp];
             b->hits++;
-            set_focus_group(s, cta, w->id, s->pgroup);
-            char pre[64];
+            set_focus_group(s, cta, w->id, s->cond_lanes);
+            char pre[64], cond[160] = "";
             snprintf(pre, sizeof pre, "%s %d", b->temp ? "Temporary breakpoint" : "Breakpoint", b->id);
+            if (b->cond[0] && !s->cond_err[0])
+                snprintf(cond, sizeof cond, "Condition %s holds for lanes 0x%08x\n", b->cond, s->cond_lanes);
             if (b->temp) delete_bp(s, s->stop_bp);
+            if (s->cond_err[0]) say(s, "%s\n", s->cond_err);
             show_where(s, pre);
+            say(s, "%s", cond);
             break;
         }
         case STOP_WATCH:
@@ -591,6 +659,7 @@ static void resume(dbg_session *s)
         default:
             show_where(s, "");
         }
+        do_displays(s);
         return;
     }
     s->ended = 1;
@@ -610,6 +679,9 @@ static void resume(dbg_session *s)
         say(s, "Deadlock: %s\n", strncmp(f->msg, "deadlock: ", 10) ? f->msg : f->msg + 10);
         show_where(s, "Stopped");
         info_warps(s);
+        /* the VM's own report, as `ptxemu run` prints it */
+        if (f->report) say(s, "blocked threads:\n%s", f->report);
+        do_displays(s);
     } else {
         char loc[512];
         fmt_loc(s, f->pc, loc, sizeof loc);
@@ -617,6 +689,7 @@ static void resume(dbg_session *s)
         memcpy(t, f->tid, sizeof t);
         say(s, "Program stopped (%s): %s\n  at %s cta (%u,%u,%u) thread (%u,%u,%u)\n", vm_status_name(s->st), f->msg, loc,
             f->cta[0], f->cta[1], f->cta[2], t[0], t[1], t[2]);
+        do_displays(s);
     }
 }
 
@@ -640,9 +713,9 @@ static int start_launch(dbg_session *s)
     for (int i = 0; i < s->nbp; i++) {
         dbg_bp *b = &s->bp[i];
         if (b->kind != BP_WATCH) continue;
-        const uint8_t *p = b->space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, 4) : NULL;
+        const uint8_t *p = b->space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, (uint64_t)b->wsize) : NULL;
         b->old = 0;
-        if (p) memcpy(&b->old, p, 4);
+        if (p) memcpy(&b->old, p, (size_t)b->wsize);
     }
     return 0;
 }
@@ -677,6 +750,49 @@ static vm_warp *need_focus_lane(dbg_session *s)
     return w;
 }
 
+/* ---- call frames ------------------------------------------------------------------------- */
+
+/* The physical frames of lane `lane` of w, innermost first (at most max):
+ * call_enter pushes the callee's registers, the call pc, the caller's frame
+ * pointer and the callee's index on the lane's stack. */
+static int phys_frames(const dbg_session *s, const vm_warp *w, int lane, pframe *f, int max)
+{
+    const struct vm_stack *st = &w->stack[lane];
+    int n = 0;
+    uint32_t top = st->n, pc = w->pc[lane];
+    while (n < max) {
+        f[n].pc = pc;
+        f[n].func = bc_func_at(s->m, pc);
+        f[n].save = UINT32_MAX;
+        if (top < 3) { n++; break; }
+        int fidx = (int)st->v[top - 1];
+        uint32_t ns = fidx >= 0 && fidx < s->m->nfuncs ? s->m->funcs[fidx].nslots : 0;
+        if (3 + ns > top) { n++; break; }
+        f[n].save = top - 3 - ns;
+        pc = (uint32_t)st->v[top - 3];
+        top -= 3 + ns;
+        n++;
+    }
+    return n;
+}
+
+/* The value of register slot `slot` (times BC_WARP) in frame j: the live
+ * register, unless a frame nearer the top runs the same function; then the
+ * value the nearest such call saved. */
+static uint64_t frame_reg(const dbg_session *s, const vm_warp *w, int lane, const pframe *f, int nf, int j, uint32_t slot)
+{
+    if (j > 0 && j < nf && f[j].func >= 0) {
+        const bc_func *F = &s->m->funcs[f[j].func];
+        uint32_t k = slot / BC_WARP;
+        for (int i = j - 1; i >= 0; i--) {
+            if (f[i].func != f[j].func || f[i].save == UINT32_MAX) continue;
+            if (k >= F->slot_base && k < F->slot_base + F->nslots) return w->stack[lane].v[f[i].save + (k - F->slot_base)];
+            break;
+        }
+    }
+    return w->R[slot + (uint32_t)lane];
+}
+
 /* ---- expressions ------------------------------------------------------------------------ */
 
 typedef struct val { uint64_t v; ast_type t; } val;
@@ -687,6 +803,11 @@ typedef struct ectx {
     int lane;
     const char *p;
     char err[256];
+    int has_pc;                  /* the lane is at pc (in a hook, before w->pc is written back) */
+    uint32_t pc;
+    int has_cta;                 /* the lane's CTA is cta, not the focused one */
+    uint64_t cta;
+    int phys;                    /* registers of this physical frame (0: the innermost) */
 } ectx;
 
 static int type_bits(ast_type t)
@@ -765,6 +886,7 @@ static void fmt_val(val x, int brief, char *buf, size_t len)
 static void skipws(ectx *e) { while (*e->p == ' ' || *e->p == '\t') e->p++; }
 
 static int eval_expr(ectx *e, val *out);
+static int eval_top(ectx *e, val *out);
 
 static int special_reg(ectx *e, const char *name, val *out)
 {
@@ -789,7 +911,7 @@ static int special_reg(ectx *e, const char *name, val *out)
         switch (which) {
         case 0: tid_of(s, e->w->id, e->lane, t); out->v = t[comp]; break;
         case 1: out->v = s->c->block[comp] ? s->c->block[comp] : 1; break;
-        case 2: cta_of(s, s->fcta, c); out->v = c[comp]; break;
+        case 2: cta_of(s, e->has_cta ? e->cta : s->fcta, c); out->v = c[comp]; break;
         default: out->v = s->c->grid[comp] ? s->c->grid[comp] : 1; break;
         }
         return 0;
@@ -824,14 +946,21 @@ static int eval_reg(ectx *e, val *out)
     if (r == 0) return 0;
     if (r == -2) return -1;
     if (!e->w) { snprintf(e->err, sizeof e->err, "No thread to read %s from (the program is not being run).", name); return -1; }
-    uint32_t pc = e->w->pc[e->lane], slot;
+    pframe fr[DBG_MAX_FRAMES];
+    int nf = 1;
+    fr[0].pc = e->has_pc ? e->pc : e->w->pc[e->lane];
+    if (e->phys > 0) {
+        nf = phys_frames(e->s, e->w, e->lane, fr, DBG_MAX_FRAMES);
+        if (e->phys >= nf) { snprintf(e->err, sizeof e->err, "No frame %d.", e->phys); return -1; }
+    }
+    uint32_t pc = fr[e->phys].pc, slot;
     ast_type t;
     if (bc_lookup_reg(e->s->m, pc, name, &slot, &t) < 0) {
-        snprintf(e->err, sizeof e->err, "No register \"%s\" in the current function.", name);
+        snprintf(e->err, sizeof e->err, "No register \"%s\" in the %s function.", name, e->phys ? "selected frame's" : "current");
         return -1;
     }
     out->t = t;
-    out->v = e->w->R[slot + (uint32_t)e->lane];
+    out->v = frame_reg(e->s, e->w, e->lane, fr, nf, e->phys, slot);
     return 0;
 }
 
@@ -929,7 +1058,7 @@ static int eval_primary(ectx *e, val *out)
     char c = *e->p;
     if (c == '(') {
         e->p++;
-        if (eval_expr(e, out)) return -1;
+        if (eval_top(e, out)) return -1;
         skipws(e);
         if (*e->p != ')') { snprintf(e->err, sizeof e->err, "expected ')'"); return -1; }
         e->p++;
@@ -940,6 +1069,13 @@ static int eval_primary(ectx *e, val *out)
         else { out->v = (uint64_t)-to_int(*out); if (is_unsigned(out->t)) out->t = type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
         return 0; }
     if (c == '~') { e->p++; if (eval_primary(e, out)) return -1; out->v = ~out->v; return 0; }
+    if (c == '!' && e->p[1] != '=') {
+        e->p++;
+        if (eval_primary(e, out)) return -1;
+        out->v = is_float(out->t) ? to_double(*out) == 0 : to_int(*out) == 0;
+        out->t = AST_T_S32;
+        return 0;
+    }
     if (c == '[') { e->p++; return eval_mem(e, out); }
     if (c == '%') return eval_reg(e, out);
     if (isdigit((unsigned char)c) || c == '.') {
@@ -1017,6 +1153,7 @@ static int eval_expr(ectx *e, val *out)
         char op = *e->p;
         if (op == '<' && e->p[1] == '<') e->p++;
         else if (op == '>' && e->p[1] == '>') e->p++;
+        else if ((op == '&' || op == '|') && e->p[1] == op) return 0;     /* && || */
         else if (!strchr("+-&|^", op) || !op) return 0;
         e->p++;
         val b;
@@ -1027,11 +1164,90 @@ static int eval_expr(ectx *e, val *out)
     }
 }
 
+static int truth(val v) { return is_float(v.t) ? to_double(v) != 0 : to_int(v) != 0; }
+
+/* Comparisons (== != < <= > >=) over eval_expr; 1 or 0 as s32. */
+static int eval_cmp(ectx *e, val *out)
+{
+    if (eval_expr(e, out)) return -1;
+    for (;;) {
+        skipws(e);
+        const char *p = e->p;
+        int op;
+        if (p[0] == '=' && p[1] == '=') op = 'e';
+        else if (p[0] == '!' && p[1] == '=') op = 'n';
+        else if (p[0] == '<' && p[1] == '=') op = 'l';
+        else if (p[0] == '>' && p[1] == '=') op = 'g';
+        else if (p[0] == '<' && p[1] != '<') op = '<';
+        else if (p[0] == '>' && p[1] != '>') op = '>';
+        else return 0;
+        e->p += op == '<' || op == '>' ? 1 : 2;
+        val b;
+        if (eval_expr(e, &b)) return -1;
+        int c;
+        if (is_float(out->t) || is_float(b.t)) {
+            double x = to_double(*out), y = to_double(b);
+            c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;          /* 2: unordered */
+        } else if (is_unsigned(out->t) && is_unsigned(b.t)) {
+            uint64_t x = (uint64_t)to_int(*out), y = (uint64_t)to_int(b);
+            c = x < y ? -1 : x > y;
+        } else {
+            int64_t x = to_int(*out), y = to_int(b);
+            c = x < y ? -1 : x > y;
+        }
+        int r = op == 'e' ? c == 0 : op == 'n' ? c != 0 : c == 2 ? 0 :
+                op == '<' ? c < 0 : op == 'l' ? c <= 0 : op == '>' ? c > 0 : c >= 0;
+        out->v = (uint64_t)r;
+        out->t = AST_T_S32;
+    }
+}
+
+static int eval_and(ectx *e, val *out)
+{
+    if (eval_cmp(e, out)) return -1;
+    for (;;) {
+        skipws(e);
+        if (e->p[0] != '&' || e->p[1] != '&') return 0;
+        e->p += 2;
+        val b;
+        if (eval_cmp(e, &b)) return -1;
+        out->v = (uint64_t)(truth(*out) && truth(b));
+        out->t = AST_T_S32;
+    }
+}
+
+/* The whole expression: || over && over comparisons over arithmetic. */
+static int eval_top(ectx *e, val *out)
+{
+    if (eval_and(e, out)) return -1;
+    for (;;) {
+        skipws(e);
+        if (e->p[0] != '|' || e->p[1] != '|') return 0;
+        e->p += 2;
+        val b;
+        if (eval_and(e, &b)) return -1;
+        out->v = (uint64_t)(truth(*out) || truth(b));
+        out->t = AST_T_S32;
+    }
+}
+
+/* Evaluates text for lane `lane` of w (w may be NULL) in physical frame
+ * `phys`; 0 or -1 (message printed). */
+static int evaluate_in(dbg_session *s, vm_warp *w, int lane, int phys, const char *text, val *out, const char **rest)
+{
+    ectx e = { s, w, lane, text, "", 0, 0, 0, 0, phys };
+    if (eval_top(&e, out)) { say(s, "%s\n", e.err); return -1; }
+    skipws(&e);
+    if (rest) *rest = e.p;
+    else if (*e.p) { say(s, "Junk after expression: \"%s\"\n", e.p); return -1; }
+    return 0;
+}
+
 /* Evaluates text for lane `lane` of w (w may be NULL); 0 or -1 (message printed). */
 static int evaluate(dbg_session *s, vm_warp *w, int lane, const char *text, val *out, const char **rest)
 {
-    ectx e = { s, w, lane, text, "" };
-    if (eval_expr(&e, out)) { say(s, "%s\n", e.err); return -1; }
+    ectx e = { s, w, lane, text, "", 0, 0, 0, 0, 0 };
+    if (eval_top(&e, out)) { say(s, "%s\n", e.err); return -1; }
     skipws(&e);
     if (rest) *rest = e.p;
     else if (*e.p) { say(s, "Junk after expression: \"%s\"\n", e.p); return -1; }
@@ -1043,6 +1259,30 @@ static vm_warp *eval_warp(dbg_session *s)
 {
     vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
     return w && ((w->live >> s->flane) & 1) ? w : NULL;
+}
+
+/* The lanes of `group` (w issuing at pc) for which b's condition holds.
+ * An error (a register not visible there, say) stops the whole group, with
+ * the message in s->cond_err, as gdb does. */
+static int cond_lanes(dbg_session *s, const dbg_bp *b, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc,
+                      uint32_t *lanes)
+{
+    uint32_t r = 0;
+    for (uint32_t mm = group; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        val v;
+        ectx e = { s, w, l, b->cond, "", 1, pc, 1, cta->linear, 0 };
+        int bad = eval_top(&e, &v);
+        if (!bad) { skipws(&e); if (*e.p) { snprintf(e.err, sizeof e.err, "Junk after expression: \"%s\"", e.p); bad = 1; } }
+        if (bad) {
+            snprintf(s->cond_err, sizeof s->cond_err, "Error in testing condition for breakpoint %d: %s", b->id, e.err);
+            *lanes = group;
+            return 1;
+        }
+        if (truth(v)) r |= 1u << l;
+    }
+    *lanes = r;
+    return 1;
 }
 
 /* ---- breakpoint locations ------------------------------------------------------------------ */
@@ -1119,7 +1359,8 @@ static void describe_bp(dbg_session *s, const dbg_bp *b, char *buf, size_t len)
 {
     size_t n = 0;
     if (b->kind == BP_WATCH) {
-        snprintf(buf, len, "[%s 0x%" PRIx64 "]", b->space == BC_SP_SHARED ? "shared" : "global", b->addr);
+        snprintf(buf, len, "[%s 0x%" PRIx64 "] (%d byte%s)", b->space == BC_SP_SHARED ? "shared" : "global", b->addr,
+                 b->wsize, b->wsize == 1 ? "" : "s");
         return;
     }
     for (int k = 0; k < b->npcs && n < len; k++) {
@@ -1131,31 +1372,140 @@ static void describe_bp(dbg_session *s, const dbg_bp *b, char *buf, size_t len)
 
 /* ---- commands ----------------------------------------------------------------------------- */
 
+/* Splits "LOC if EXPR": the condition (or NULL); loc gets LOC. */
+static const char *split_if(const char *arg, char *loc, size_t len)
+{
+    const char *c = NULL;
+    for (const char *p = arg; *p; p++)
+        if ((p == arg || p[-1] == ' ' || p[-1] == '\t') && !strncmp(p, "if", 2) && (!p[2] || p[2] == ' ' || p[2] == '\t' || p[2] == '(')) {
+            c = p + 2;
+            break;
+        }
+    size_t n = c ? (size_t)(c - 2 - arg) : strlen(arg);
+    while (n && (arg[n - 1] == ' ' || arg[n - 1] == '\t')) n--;
+    snprintf(loc, len, "%.*s", (int)n, arg);
+    if (c) while (*c == ' ' || *c == '\t') c++;
+    return c;
+}
+
 static void cmd_break(dbg_session *s, const char *arg, int temp)
 {
-    if (!*arg) { say(s, "usage: break LOC (N, file.ptx:N, file.cu:N, LABEL or FUNCTION)\n"); return; }
+    char loc[256];
+    const char *cond = split_if(arg, loc, sizeof loc);
+    if (!loc[0]) { say(s, "usage: break LOC [if EXPR] (LOC: N, file.ptx:N, file.cu:N, LABEL or FUNCTION)\n"); return; }
+    if (cond && !*cond) { say(s, "Argument required (boolean expression after \"if\").\n"); return; }
+    if (cond && strlen(cond) >= sizeof s->bp[0].cond) { say(s, "Condition too long.\n"); return; }
     if (s->nbp == DBG_MAX_BP) { say(s, "Too many breakpoints.\n"); return; }
     dbg_bp b;
     memset(&b, 0, sizeof b);
     b.kind = BP_BREAK;
     b.temp = temp;
-    snprintf(b.spec, sizeof b.spec, "%s", arg);
-    if (resolve_loc(s, arg, &b)) { free(b.pcs); return; }
+    snprintf(b.spec, sizeof b.spec, "%s", loc);
+    if (cond) snprintf(b.cond, sizeof b.cond, "%s", cond);
+    if (resolve_loc(s, loc, &b)) { free(b.pcs); return; }
     b.id = s->next_id++;
     s->bp[s->nbp++] = b;
     char where[1024];
     describe_bp(s, &b, where, sizeof where);
-    say(s, "%s %d at %s\n", temp ? "Temporary breakpoint" : "Breakpoint", b.id, where);
+    say(s, "%s %d at %s%s%s\n", temp ? "Temporary breakpoint" : "Breakpoint", b.id, where, b.cond[0] ? " if " : "", b.cond);
 }
 
-static void cmd_watch(dbg_session *s, const char *arg)
+static dbg_bp *find_bp(dbg_session *s, const char *arg, const char **rest)
+{
+    char *end;
+    long id = strtol(arg, &end, 10);
+    if (end == arg || (*end && *end != ' ')) { say(s, "Bad breakpoint argument: '%s'\n", arg); return NULL; }
+    while (*end == ' ') end++;
+    *rest = end;
+    for (int i = 0; i < s->nbp; i++) if (s->bp[i].id == id) return &s->bp[i];
+    say(s, "No breakpoint number %ld.\n", id);
+    return NULL;
+}
+
+/* condition N [EXPR]: sets or (without EXPR) removes breakpoint N's condition. */
+static void cmd_condition(dbg_session *s, const char *arg)
+{
+    if (!*arg) { say(s, "usage: condition N [EXPR]\n"); return; }
+    const char *e;
+    dbg_bp *b = find_bp(s, arg, &e);
+    if (!b) return;
+    if (b->kind != BP_BREAK) { say(s, "Watchpoint %d cannot have a condition.\n", b->id); return; }
+    if (!*e) {
+        b->cond[0] = 0;
+        say(s, "Breakpoint %d now unconditional.\n", b->id);
+        return;
+    }
+    if (strlen(e) >= sizeof b->cond) { say(s, "Condition too long.\n"); return; }
+    snprintf(b->cond, sizeof b->cond, "%s", e);
+    say(s, "Breakpoint %d stops only where %s holds.\n", b->id, b->cond);
+}
+
+/* ignore N COUNT: the next COUNT stops of breakpoint N are not made. */
+static void cmd_ignore(dbg_session *s, const char *arg)
+{
+    const char *e;
+    if (!*arg) { say(s, "usage: ignore N COUNT\n"); return; }
+    dbg_bp *b = find_bp(s, arg, &e);
+    if (!b) return;
+    char *end;
+    long n = strtol(e, &end, 10);
+    if (!*e || *end || n < 0) { say(s, "usage: ignore N COUNT\n"); return; }
+    b->ignore = (int)n;
+    if (!n) say(s, "Will stop next time breakpoint %d is reached.\n", b->id);
+    else if (n == 1) say(s, "Will ignore next crossing of breakpoint %d.\n", b->id);
+    else say(s, "Will ignore next %ld crossings of breakpoint %d.\n", n, b->id);
+}
+
+/* watch / rwatch / awatch [-l] [shared|global] ADDR [size N]; size from
+ * watch/N when nonzero. */
+static void cmd_watch(dbg_session *s, const char *arg, int kind, int size)
 {
     if (s->nbp == DBG_MAX_BP) { say(s, "Too many breakpoints.\n"); return; }
     int space = BC_SP_GENERIC;
-    const char *p = arg;
-    space_word(&p, &space);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *sz = NULL;
+    for (char *q = buf; (q = strstr(q, "size")); q++)
+        if ((q == buf || q[-1] == ' ') && (q[4] == ' ' || q[4] == '=')) sz = q;
+    if (sz) {
+        char *end;
+        long n = strtol(sz + 5, &end, 0);
+        while (*end == ' ') end++;
+        if (*end || end == sz + 5) { say(s, "usage: watch [-l] [shared|global] ADDR [size 1|2|4|8]\n"); return; }
+        if (size && size != n) { say(s, "Two sizes given.\n"); return; }
+        size = (int)n;
+        *sz = 0;
+    }
+    char *p = buf;
+    while (*p == ' ') p++;
+    if (!strncmp(p, "-location ", 10)) p += 10;
+    else if (!strncmp(p, "-l ", 3)) p += 3;
+    while (*p == ' ') p++;
+    /* [global ADDR], [shared.u64 ADDR]: the print syntax for memory */
+    size_t pl = strlen(p);
+    while (pl && p[pl - 1] == ' ') p[--pl] = 0;
+    if (*p == '[' && pl > 1 && p[pl - 1] == ']') {
+        p[pl - 1] = 0;
+        p++;
+        while (*p == ' ') p++;
+        const char *q = p;
+        space_word(&q, &space);
+        ast_type t;
+        if (*q == '.') {
+            q++;
+            if (parse_type(&q, &t)) { say(s, "unknown type after '.'\n"); return; }
+            if (!size) size = type_bits(t) / 8;
+        }
+        p = (char *)q;
+    } else {
+        const char *q = p;
+        space_word(&q, &space);
+        p = (char *)q;
+    }
+    if (!size) size = 4;
+    if (size != 1 && size != 2 && size != 4 && size != 8) { say(s, "A watchpoint covers 1, 2, 4 or 8 bytes.\n"); return; }
     val a;
-    if (!*p) { say(s, "usage: watch [shared|global] ADDR\n"); return; }
+    if (!*p) { say(s, "usage: %swatch [-l] [shared|global] ADDR [size 1|2|4|8]\n", kind == WATCH_READ ? "r" : kind == WATCH_ACCESS ? "a" : ""); return; }
     if (evaluate(s, eval_warp(s), s->flane, p, &a, NULL)) return;
     uint64_t addr = (uint64_t)to_int(a);
     if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &space, &addr);
@@ -1165,13 +1515,16 @@ static void cmd_watch(dbg_session *s, const char *arg)
     b.kind = BP_WATCH;
     b.space = space;
     b.addr = addr;
+    b.wkind = kind;
+    b.wsize = size;
     snprintf(b.spec, sizeof b.spec, "%s", arg);
     vm_warp *w = eval_warp(s);
-    const uint8_t *q = mem_at(s, w, s->flane, space, addr, 4);
-    if (q) memcpy(&b.old, q, 4);
+    const uint8_t *q = mem_at(s, w, s->flane, space, addr, (uint64_t)size);
+    if (q) memcpy(&b.old, q, (size_t)size);
     b.id = s->next_id++;
     s->bp[s->nbp++] = b;
-    say(s, "Watchpoint %d: [%s 0x%" PRIx64 "] (4 bytes)\n", b.id, space == BC_SP_SHARED ? "shared" : "global", addr);
+    say(s, "%s %d: [%s 0x%" PRIx64 "] (%d byte%s)\n", watch_name[kind], b.id, space == BC_SP_SHARED ? "shared" : "global", addr,
+        size, size == 1 ? "" : "s");
 }
 
 static void cmd_delete(dbg_session *s, const char *arg)
@@ -1195,9 +1548,12 @@ static void info_breakpoints(dbg_session *s)
         const dbg_bp *b = &s->bp[i];
         char where[1024];
         describe_bp(s, b, where, sizeof where);
-        say(s, "%-4d %-11s %-5s %-5d %s%s%s\n", b->id, b->kind == BP_WATCH ? "watchpoint" : "breakpoint",
+        static const char *const wtype[] = { "", "watchpoint", "rwatchpoint", "awatchpoint" };
+        say(s, "%-4d %-11s %-5s %-5d %s%s%s\n", b->id, b->kind == BP_WATCH ? wtype[b->wkind] : "breakpoint",
             b->temp ? "del" : "keep", b->hits, b->kind == BP_BREAK ? b->spec : where,
             b->kind == BP_BREAK ? " -> " : "", b->kind == BP_BREAK ? where : "");
+        if (b->cond[0]) say(s, "        stop only if %s (tested per lane)\n", b->cond);
+        if (b->ignore) say(s, "        will ignore next %d crossing%s\n", b->ignore, b->ignore == 1 ? "" : "s");
     }
 }
 
@@ -1318,6 +1674,7 @@ static int parse_coords(const char *arg, uint32_t v[3], int *n)
 static void cmd_focus(dbg_session *s, const char *arg)
 {
     if (!*arg) { print_focus(s); return; }
+    s->sel_frame = 0;
     char what[16];
     int k = 0;
     while (*arg && *arg != ' ' && k < 15) what[k++] = *arg++;
@@ -1380,8 +1737,8 @@ static void print_all(dbg_session *s, const char *expr)
         if (!((w->present >> l) & 1)) continue;
         if (!((w->live >> l) & 1)) { snprintf(vals[l], sizeof vals[l], "-"); continue; }
         val v;
-        ectx e = { s, w, l, expr, "" };
-        if (eval_expr(&e, &v)) { say(s, "%s\n", e.err); return; }
+        ectx e = { s, w, l, expr, "", 0, 0, 0, 0, 0 };
+        if (eval_top(&e, &v)) { say(s, "%s\n", e.err); return; }
         fmt_val(v, 1, vals[l], sizeof vals[l]);
         int n = (int)strlen(vals[l]);
         if (n > width) width = n;
@@ -1395,10 +1752,14 @@ static void print_all(dbg_session *s, const char *expr)
     }
 }
 
+static int sel_phys(dbg_session *s, vm_warp *w);
+
 static int print_vector(dbg_session *s, vm_warp *w, const char *name)
 {
     if (!w) return 0;
-    uint32_t pc = w->pc[s->flane];
+    pframe pf[DBG_MAX_FRAMES];
+    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
+    uint32_t pc = pf[phys].pc;
     int f = bc_func_at(s->m, pc);
     for (int i = 0; i < s->m->nregnames; i++) {
         const bc_regname *r = &s->m->regnames[i];
@@ -1406,7 +1767,7 @@ static int print_vector(dbg_session *s, vm_warp *w, const char *name)
         say(s, "%s = {", name);
         for (int k = 0; k < r->vec; k++) {
             char b[64];
-            val v = { w->R[r->slot + (uint32_t)k * BC_WARP + (uint32_t)s->flane], r->type };
+            val v = { frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
             fmt_val(v, 0, b, sizeof b);
             say(s, "%s%s", k ? ", " : "", b);
         }
@@ -1429,7 +1790,7 @@ static void cmd_print(dbg_session *s, const char *arg)
     vm_warp *w = eval_warp(s);
     if (arg[0] == '%' && print_vector(s, w, arg)) return;
     val v;
-    if (evaluate(s, w, s->flane, arg, &v, NULL)) return;
+    if (evaluate_in(s, w, s->flane, sel_phys(s, w), arg, &v, NULL)) return;
     char b[128];
     fmt_val(v, 0, b, sizeof b);
     say(s, "%s = %s\n", arg, b);
@@ -1602,74 +1963,425 @@ static void cmd_list(dbg_session *s, const char *arg)
     }
 }
 
-static void bt_frame(dbg_session *s, int *k, uint32_t pc, int fidx, int call)
+/* ---- frames: backtrace, frame, up, down ------------------------------------------------------ */
+
+/* A frame as backtrace numbers it: the inlined calls of a physical frame
+ * (innermost first), then the function itself. */
+typedef struct lframe { int phys; uint32_t pc; int src; int inl; } lframe;
+
+static int logical_frames(const dbg_session *s, const pframe *pf, int npf, lframe *lf, int max)
 {
     const bc_module *m = s->m;
-    int src = m->code[pc].src, d = 0;
-    /* inlined frames first, innermost out */
-    for (; src >= 0 && src < m->nsrclocs && m->srclocs[src].parent >= 0 && d < 15; d++) {
-        const bc_srcloc *l = &m->srclocs[src];
-        say(s, "#%-2d %s (inlined) at %s:%d\n", (*k)++, l->func ? l->func : "?", file_name(m, l->file), l->line);
-        src = l->parent;
+    int n = 0;
+    for (int p = 0; p < npf && n < max; p++) {
+        uint32_t pc = pf[p].pc;
+        int src = pc < m->ncode ? m->code[pc].src : -1, d = 0;
+        for (; src >= 0 && src < m->nsrclocs && m->srclocs[src].parent >= 0 && d < 15 && n < max; d++) {
+            lf[n++] = (lframe){ p, pc, src, 1 };
+            src = m->srclocs[src].parent;
+        }
+        if (n < max) lf[n++] = (lframe){ p, pc, src, 0 };
     }
-    char loc[64] = "";
-    if (src >= 0 && src < m->nsrclocs) snprintf(loc, sizeof loc, " (%s:%d)", file_name(m, m->srclocs[src].file), m->srclocs[src].line);
-    say(s, "#%-2d %s at %s:%d%s%s\n", (*k)++, fidx >= 0 ? m->funcs[fidx].name : "?", base_name(m->path), m->code[pc].line, loc,
-        call ? " (call)" : "");
+    return n;
 }
 
-static void cmd_backtrace(dbg_session *s)
+static void print_lframe(dbg_session *s, const char *ind, int k, const lframe *f, const pframe *pf)
+{
+    const bc_module *m = s->m;
+    if (f->inl) {
+        const bc_srcloc *l = &m->srclocs[f->src];
+        say(s, "%s#%-2d %s (inlined) at %s:%d\n", ind, k, l->func ? l->func : "?", file_name(m, l->file), l->line);
+        return;
+    }
+    char loc[64] = "";
+    if (f->src >= 0 && f->src < m->nsrclocs)
+        snprintf(loc, sizeof loc, " (%s:%d)", file_name(m, m->srclocs[f->src].file), m->srclocs[f->src].line);
+    int fidx = pf[f->phys].func;
+    say(s, "%s#%-2d %s at %s:%d%s%s\n", ind, k, fidx >= 0 ? m->funcs[fidx].name : "?", base_name(m->path), m->code[f->pc].line, loc,
+        f->phys ? " (call)" : "");
+}
+
+static void print_backtrace(dbg_session *s, const char *ind, vm_warp *w, int lane)
+{
+    static pframe pf[DBG_MAX_FRAMES];
+    static lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = phys_frames(s, w, lane, pf, DBG_MAX_FRAMES);
+    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    for (int k = 0; k < n; k++) print_lframe(s, ind, k, &lf[k], pf);
+}
+
+/* Whether lanes a and b of w have the same call stack (the same call pcs). */
+static int same_stack(const dbg_session *s, const vm_warp *w, int a, int b)
+{
+    pframe fa[DBG_MAX_FRAMES], fb[DBG_MAX_FRAMES];
+    int na = phys_frames(s, w, a, fa, DBG_MAX_FRAMES), nb = phys_frames(s, w, b, fb, DBG_MAX_FRAMES);
+    if (na != nb) return 0;
+    for (int i = 1; i < na; i++) if (fa[i].pc != fb[i].pc) return 0;
+    return 1;
+}
+
+/* backtrace all: one backtrace per lane group of the focused warp (lanes at
+ * the same pc, in the same state, with the same call stack). */
+static void backtrace_warp(dbg_session *s)
+{
+    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
+    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = focus_cta(s);
+    say(s, "Warp %d of CTA (%u,%u,%u):\n", w->id, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
+    uint32_t done = ~w->live;
+    while (done != 0xffffffffu) {
+        int l = __builtin_ctz(~done);
+        uint32_t g = 0;
+        for (uint32_t mm = group_of(w, l) & ~done; mm; mm &= mm - 1) {
+            int k = __builtin_ctz(mm);
+            if (same_stack(s, w, l, k)) g |= 1u << k;
+        }
+        done |= g;
+        uint32_t t[3];
+        tid_of(s, w->id, l, t);
+        char st[160];
+        fmt_state(s, cta, w, l, st, sizeof st);
+        say(s, "%c lanes 0x%08x (first thread (%u,%u,%u)): %s\n", (g >> s->flane) & 1 ? '*' : ' ', g, t[0], t[1], t[2], st);
+        print_backtrace(s, "    ", w, l);
+    }
+    uint32_t ex = w->present & ~w->live;
+    if (ex) say(s, "  lanes 0x%08x: exited\n", ex);
+}
+
+static void cmd_backtrace(dbg_session *s, const char *arg)
+{
+    if (!strcmp(arg, "all") || !strcmp(arg, "-warp") || !strcmp(arg, "warp")) { backtrace_warp(s); return; }
+    if (*arg) { say(s, "usage: backtrace [all | -warp]\n"); return; }
+    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    vm_warp *w = need_focus_lane(s);
+    if (!w) return;
+    print_backtrace(s, "", w, s->flane);
+}
+
+/* The physical frame of the selected frame of the focused lane (0 if none). */
+static int sel_phys(dbg_session *s, vm_warp *w)
+{
+    if (!s->sel_frame || !w) return 0;
+    pframe pf[DBG_MAX_FRAMES];
+    lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
+    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    return s->sel_frame < n ? lf[s->sel_frame].phys : 0;
+}
+
+/* frame [N], up [N] (dir 1), down [N] (dir -1). */
+static void cmd_frame(dbg_session *s, const char *arg, int dir)
 {
     if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
     vm_warp *w = need_focus_lane(s);
     if (!w) return;
-    const struct vm_stack *st = &w->stack[s->flane];
-    int k = 0;
-    uint32_t pc = w->pc[s->flane];
-    bt_frame(s, &k, pc, bc_func_at(s->m, pc), 0);
-    uint32_t n = st->n;
-    while (n >= 3) {
-        int fidx = (int)st->v[n - 1];
-        uint32_t cpc = (uint32_t)st->v[n - 3];
-        bt_frame(s, &k, cpc, bc_func_at(s->m, cpc), 1);
-        uint32_t used = 3 + (fidx >= 0 && fidx < s->m->nfuncs ? s->m->funcs[fidx].nslots : 0);
-        if (used > n) break;
-        n -= used;
+    static pframe pf[DBG_MAX_FRAMES];
+    static lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
+    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    char *end;
+    long v = *arg ? strtol(arg, &end, 10) : (dir ? 1 : s->sel_frame);
+    if (*arg && (*end || v < 0)) { say(s, "usage: %s [N]\n", dir > 0 ? "up" : dir < 0 ? "down" : "frame"); return; }
+    long f = dir ? s->sel_frame + dir * v : v;
+    if (f >= n) {
+        if (dir) { say(s, "Initial frame selected; you cannot go up.\n"); return; }
+        say(s, "No frame at level %ld.\n", v);
+        return;
     }
+    if (f < 0) { say(s, "Bottom (innermost) frame selected; you cannot go down.\n"); return; }
+    s->sel_frame = (int)f;
+    print_lframe(s, "", s->sel_frame, &lf[f], pf);
+    char text[256];
+    ptx_line_text(s, s->m->code[lf[f].pc].line, text, sizeof text);
+    say(s, "=> %d\t%s\n", s->m->code[lf[f].pc].line, text);
+}
+
+/* ---- info registers, display ---------------------------------------------------------------- */
+
+static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r, vm_warp *w, const pframe *pf, int npf, int phys,
+                           uint32_t slot)
+{
+    char b[256];
+    if (r && r->vec && !r->count) {
+        size_t n = (size_t)snprintf(b, sizeof b, "{");
+        for (int k = 0; k < r->vec && n < sizeof b; k++) {
+            char e[64];
+            val v = { frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
+            fmt_val(v, 0, e, sizeof e);
+            n += (size_t)snprintf(b + n, sizeof b - n, "%s%s", k ? ", " : "", e);
+        }
+        if (n < sizeof b) snprintf(b + n, sizeof b - n, "}");
+        say(s, "%-10s .v%d.%-4s %s\n", name, r->vec, ast_type_name(r->type), b);
+        return;
+    }
+    ast_type t = r ? r->type : AST_T_B32;
+    val v = { frame_reg(s, w, s->flane, pf, npf, phys, slot), t };
+    fmt_val(v, 0, b, sizeof b);
+    say(s, "%-10s .%-7s %s\n", name, ast_type_name(t), b);
+}
+
+/* info registers [NAME|REGEX]: the registers visible at the selected
+ * frame's pc, with the focused lane's values. */
+static void info_registers(dbg_session *s, const char *arg)
+{
+    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    vm_warp *w = need_focus_lane(s);
+    if (!w) return;
+    const bc_module *m = s->m;
+    pframe pf[DBG_MAX_FRAMES];
+    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
+    uint32_t pc = pf[phys].pc, slot;
+    int f = bc_func_at(m, pc);
+    ast_type t;
+    /* one register by its name (a vector component included) */
+    if (*arg && bc_lookup_reg(m, pc, arg, &slot, &t) == 0) {
+        const bc_regname *rv = NULL;
+        for (int i = 0; i < m->nregnames; i++) {
+            const bc_regname *r = &m->regnames[i];
+            if (r->func == f && pc >= r->pc_begin && pc < r->pc_end && !r->count && r->vec && !strcmp(r->name, arg)) rv = r;
+        }
+        bc_regname one = { f, arg, t, 0, 0, slot, 0, 0 };
+        print_reg_line(s, arg, rv ? rv : &one, w, pf, npf, phys, slot);
+        return;
+    }
+    regex_t re;
+    if (*arg) {
+        int e = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+        if (e) { char msg[128]; regerror(e, &re, msg, sizeof msg); say(s, "Invalid regular expression \"%s\": %s\n", arg, msg); return; }
+    }
+    int shown = 0;
+    for (int i = 0; i < m->nregnames; i++) {
+        const bc_regname *r = &m->regnames[i];
+        if (r->func != f || pc < r->pc_begin || pc >= r->pc_end) continue;
+        int64_t cnt = r->count ? r->count : 1;
+        for (int64_t ix = 0; ix < cnt; ix++) {
+            char name[160];
+            if (r->count) snprintf(name, sizeof name, "%s%" PRId64, r->name, ix);
+            else snprintf(name, sizeof name, "%s", r->name);
+            uint32_t want = r->slot + (uint32_t)ix * BC_WARP;
+            /* a name an inner scope declares again shows once, as print sees it */
+            if (bc_lookup_reg(m, pc, name, &slot, &t) || slot != want) continue;
+            if (*arg && regexec(&re, name, 0, NULL, 0)) continue;
+            print_reg_line(s, name, r, w, pf, npf, phys, want);
+            shown++;
+        }
+    }
+    if (*arg) regfree(&re);
+    if (!shown) say(s, *arg ? "No register matches \"%s\".\n" : "No registers%s.\n", *arg ? arg : "");
+}
+
+static void show_display(dbg_session *s, int i)
+{
+    const char *e = s->disp[i];
+    size_t n = strlen(e);
+    if (n > 4 && !strcmp(e + n - 4, "@all")) {
+        char x[256];
+        snprintf(x, sizeof x, "%.*s", (int)(n - 4), e);
+        say(s, "%d: ", s->disp_id[i]);
+        print_all(s, x);
+        return;
+    }
+    vm_warp *w = eval_warp(s);
+    val v;
+    ectx c = { s, w, s->flane, e, "", 0, 0, 0, 0, sel_phys(s, w) };
+    int bad = eval_top(&c, &v);
+    if (!bad) { skipws(&c); if (*c.p) { snprintf(c.err, sizeof c.err, "Junk after expression: \"%s\"", c.p); bad = 1; } }
+    if (bad) { say(s, "%d: %s: %s\n", s->disp_id[i], e, c.err); return; }
+    char b[128];
+    fmt_val(v, 0, b, sizeof b);
+    say(s, "%d: %s = %s\n", s->disp_id[i], e, b);
+}
+
+static void do_displays(dbg_session *s)
+{
+    if (!inspectable(s)) return;
+    for (int i = 0; i < s->ndisp; i++) show_display(s, i);
+}
+
+static void cmd_display(dbg_session *s, const char *arg)
+{
+    if (!*arg) { do_displays(s); return; }
+    if (s->ndisp == DBG_MAX_DISP) { say(s, "Too many display expressions.\n"); return; }
+    s->disp[s->ndisp] = strdup(arg);
+    s->disp_id[s->ndisp] = ++s->next_disp;
+    s->ndisp++;
+    if (inspectable(s)) show_display(s, s->ndisp - 1);
+    else say(s, "%d: %s (shown at every stop)\n", s->next_disp, arg);
+}
+
+static void cmd_undisplay(dbg_session *s, const char *arg)
+{
+    if (!*arg) {
+        for (int i = 0; i < s->ndisp; i++) free(s->disp[i]);
+        s->ndisp = 0;
+        say(s, "Deleted all display expressions.\n");
+        return;
+    }
+    for (const char *p = arg; *p;) {
+        char *end;
+        long id = strtol(p, &end, 10);
+        if (end == p) { say(s, "Arguments must be display numbers.\n"); return; }
+        int i = 0;
+        while (i < s->ndisp && s->disp_id[i] != id) i++;
+        if (i == s->ndisp) say(s, "No display number %ld.\n", id);
+        else {
+            free(s->disp[i]);
+            memmove(&s->disp[i], &s->disp[i + 1], (size_t)(s->ndisp - i - 1) * sizeof *s->disp);
+            memmove(&s->disp_id[i], &s->disp_id[i + 1], (size_t)(s->ndisp - i - 1) * sizeof *s->disp_id);
+            s->ndisp--;
+        }
+        p = end;
+        while (*p == ' ' || *p == ',') p++;
+    }
+}
+
+static void info_display(dbg_session *s)
+{
+    if (!s->ndisp) { say(s, "There are no auto-display expressions now.\n"); return; }
+    say(s, "Auto-display expressions now in effect:\nNum Expression\n");
+    for (int i = 0; i < s->ndisp; i++) say(s, "%-3d %s\n", s->disp_id[i], s->disp[i]);
+}
+
+static void info_frame(dbg_session *s)
+{
+    cmd_frame(s, "", 0);
 }
 
 static void cmd_info(dbg_session *s, const char *arg)
 {
     size_t n = strcspn(arg, " ");
-    if (!n) { say(s, "info breakpoints | warps | lanes | barriers | focus\n"); return; }
+    const char *rest = arg + n;
+    while (*rest == ' ') rest++;
+    if (!n) { say(s, "info breakpoints | watchpoints | warps | lanes | barriers | focus | registers [REGEX] | display | frame\n"); return; }
     if (!strncmp("breakpoints", arg, n) || !strncmp("watchpoints", arg, n)) info_breakpoints(s);
     else if (!strncmp("warps", arg, n)) info_warps(s);
     else if (!strncmp("lanes", arg, n)) info_lanes(s);
     else if (!strncmp("barriers", arg, n)) info_barriers(s);
     else if (!strncmp("focus", arg, n)) print_focus(s);
+    else if (!strncmp("registers", arg, n) || !strncmp("all-registers", arg, n)) info_registers(s, rest);
+    else if (!strncmp("display", arg, n)) info_display(s);
+    else if (!strncmp("frame", arg, n)) info_frame(s);
     else say(s, "Undefined info command: \"%s\".\n", arg);
 }
 
-static void cmd_help(dbg_session *s)
+/* ---- help ------------------------------------------------------------------------------------ */
+
+typedef struct help_entry {
+    const char *names;           /* "break b br": the command, then its aliases */
+    const char *text;            /* usage line(s), then a description */
+} help_entry;
+
+static const help_entry help_tab[] = {
+    { "break b br",
+      "break LOC [if EXPR]\n"
+      "Stops every lane group that reaches LOC, in every warp and CTA.  LOC: a PTX line N or\n"
+      "file.ptx:N (the next line with code), a CUDA line file.cu:N (every instruction whose .loc\n"
+      "chain, inlined-at included, holds that line), a label ($L__BB1_3) or a function.\n"
+      "With \"if EXPR\" the condition is evaluated for each lane of the group; the breakpoint stops\n"
+      "only if it holds for some lane, and the focus moves to the first of those lanes.\n" },
+    { "tbreak tb", "tbreak LOC [if EXPR]\nLike break, deleted when it first stops.\n" },
+    { "condition",
+      "condition N [EXPR]\nBreakpoint N stops only where EXPR holds (per lane); without EXPR, unconditionally.\n" },
+    { "ignore", "ignore N COUNT\nThe next COUNT stops of breakpoint N are not made (their hits still count).\n" },
+    { "watch",
+      "watch [-l] [global|shared] ADDR [size 1|2|4|8],  watch/N ADDR\n"
+      "Stops after a thread writes any of the N bytes (default 4) at ADDR (a generic or global\n"
+      "address, or a shared offset); prints the writer, the old and the new value.\n" },
+    { "rwatch",
+      "rwatch [-l] [global|shared] ADDR [size 1|2|4|8],  rwatch/N ADDR\n"
+      "Stops after a thread reads any of the N bytes at ADDR (atomics included); prints the reader\n"
+      "and the value.\n" },
+    { "awatch",
+      "awatch [-l] [global|shared] ADDR [size 1|2|4|8],  awatch/N ADDR\n"
+      "Stops after a thread reads or writes any of the N bytes at ADDR.\n" },
+    { "delete d", "delete [N]\nDeletes breakpoint or watchpoint N; all of them without N.\n" },
+    { "run r", "run\nStarts (or restarts) the launch; breakpoints and displays are kept.\n" },
+    { "start", "start\nStarts the launch and stops at the kernel entry (a temporary breakpoint).\n" },
+    { "continue c", "continue\nRuns to the next breakpoint, watchpoint, fault, deadlock or the end of the launch.\n" },
+    { "step s stepi si",
+      "step [N]\nThe focused thread's lane group executes N PTX instructions (1 without N).  At a\n"
+      "collective or barrier it says which participants are still needed and runs them.\n" },
+    { "next n", "next\nSteps to the next CUDA source line, over calls and inlined calls.\n" },
+    { "finish fin", "finish\nRuns until the focused thread returns from its .func.\n" },
+    { "focus cuda",
+      "focus cta X [Y Z] | thread X [Y Z] | warp W [lane L] | lane L\n"
+      "Changes (or, without arguments, shows) the focused thread, keeping the other coordinates.\n" },
+    { "print p",
+      "print EXPR,  print EXPR@all\n"
+      "Registers of any type (%r5, %rd2, %p1, %f3, vectors), special registers (%tid.x, %ctaid.y,\n"
+      "%laneid, %lanemask_lt, ...), memory [global ADDR], [shared ADDR], [ADDR] (generic), with a\n"
+      "type [shared.f32 8]; buffer and kernel parameter names; + - * / % & | ^ << >> ~, comparisons\n"
+      "== != < <= > >=, ! && || and parentheses.  EXPR@all prints it for every lane of the warp.\n"
+      "Registers are those of the selected frame (see frame).\n" },
+    { "display",
+      "display [EXPR]\nPrints EXPR (as print does; EXPR@all too) now and at every stop; without EXPR, all of them.\n" },
+    { "undisplay",
+      "undisplay [N...]\nDeletes display expressions N (all without N).  \"info display\" lists them.\n" },
+    { "x",
+      "x/N{b,h,w,g}{x,d,u,f} [shared|global] ADDR\n"
+      "Examines N units of memory (x/4dw out, x/2g shared 0, x/4f in); global buffers are labelled.\n" },
+    { "info i",
+      "info warps | lanes | barriers | breakpoints | watchpoints | registers [NAME|REGEX] | display | frame | focus\n"
+      "warps: every warp of the focused CTA by lane group (pc, PTX and CUDA line, state);\n"
+      "lanes: the focused warp lane by lane;  barriers: the 16 barriers of the CTA;\n"
+      "registers: the registers visible at the selected frame's pc with the focused lane's values\n"
+      "(a register name shows that one, anything else is an extended regular expression: \"%p\");\n"
+      "display: the display expressions;  frame: the selected frame.\n" },
+    { "list l", "list [N|LOC]\nPTX around the focused thread's pc (or line N, or LOC), with the CUDA line of each instruction.\n" },
+    { "backtrace bt where",
+      "backtrace,  backtrace all (bt -warp)\n"
+      "The focused thread's call stack, inlined frames included; with \"all\", one call stack per lane\n"
+      "group of the focused warp (lanes at one pc, in one state, with the same callers).\n" },
+    { "frame f",
+      "frame [N]\nSelects frame N of the backtrace (print, display and info registers then read the\n"
+      "registers of that call; a caller's registers come from the lane's call stack) and shows it.\n" },
+    { "up", "up [N]\nSelects the frame N (1) levels up: towards the kernel.\n" },
+    { "down", "down [N]\nSelects the frame N (1) levels down: towards the innermost frame.\n" },
+    { "help h", "help [COMMAND]\nLists the commands, or describes one.\n" },
+    { "quit q", "quit\nEnds the session.\n" },
+    { NULL, NULL }
+};
+
+static void cmd_help(dbg_session *s, const char *arg)
 {
+    if (*arg) {
+        for (const help_entry *h = help_tab; h->names; h++) {
+            char names[64];
+            snprintf(names, sizeof names, " %s ", h->names);
+            char want[80];
+            snprintf(want, sizeof want, " %s ", arg);
+            if (!strstr(names, want)) continue;
+            const char *sp = strchr(h->names, ' ');
+            say(s, "%s", h->text);
+            if (sp) say(s, "Aliases:%s\n", sp);
+            return;
+        }
+        say(s, "Undefined command: \"%s\".  Try \"help\".\n", arg);
+        return;
+    }
     say(s,
-        "break LOC (b)        stop before LOC: N | file.ptx:N (PTX line), file.cu:N (CUDA line,\n"
-        "                     inlined code included), LABEL or FUNCTION;  tbreak LOC: once\n"
-        "watch [shared] ADDR  stop after a thread writes the 4 bytes at ADDR\n"
-        "delete [N]           delete breakpoint N (all without N)\n"
-        "run (r)              start (or restart) the launch;  start: stop at the kernel entry\n"
-        "continue (c)         run to the next breakpoint, watchpoint, fault, deadlock or the end\n"
-        "step [N] (s)         the focused thread's lane group executes N instructions\n"
-        "next (n)             step to the next CUDA source line (over calls and inlined calls)\n"
-        "finish               run until the focused thread returns from its .func\n"
+        "break LOC [if EXPR] (b)   stop before LOC: N | file.ptx:N (PTX line), file.cu:N (CUDA line,\n"
+        "                          inlined code included), LABEL or FUNCTION;  tbreak LOC: once\n"
+        "condition N [EXPR]        stop at breakpoint N only for the lanes where EXPR holds\n"
+        "ignore N COUNT            do not stop at breakpoint N the next COUNT times\n"
+        "watch [shared] ADDR [size N]   stop after a thread writes the N (4) bytes at ADDR (watch/N ADDR)\n"
+        "rwatch, awatch            the same for reads; for reads and writes\n"
+        "delete [N]                delete breakpoint N (all without N)\n"
+        "run (r)                   start (or restart) the launch;  start: stop at the kernel entry\n"
+        "continue (c)              run to the next breakpoint, watchpoint, fault, deadlock or the end\n"
+        "step [N] (s)              the focused thread's lane group executes N instructions\n"
+        "next (n)                  step to the next CUDA source line (over calls and inlined calls)\n"
+        "finish                    run until the focused thread returns from its .func\n"
         "focus cta X [Y Z] | thread X [Y Z] | warp W [lane L]   change the focused thread\n"
-        "print EXPR (p)       %%r5, %%p1, %%f2, %%rd4, %%tid.x, %%laneid, [global ADDR], [shared.f32 ADDR],\n"
-        "                     buffer and parameter names, + - * / %% & | ^ << >>;  %%r5@all: every lane\n"
-        "x/N{b,h,w,g,f} ADDR  examine memory (x/4w out, x/2g shared 0)\n"
-        "info warps | lanes | barriers | breakpoints | focus\n"
-        "list [N|LOC] (l)     PTX around the focused thread's PC, with CUDA lines\n"
-        "backtrace (bt)       the focused thread's call stack\n"
-        "help, quit (q)\n");
+        "print EXPR (p)            %%r5, %%p1, %%f2, %%rd4, %%tid.x, %%laneid, [global ADDR], [shared.f32 ADDR],\n"
+        "                          buffer and parameter names, arithmetic, comparisons;  %%r5@all: every lane\n"
+        "display EXPR              print EXPR at every stop;  undisplay [N]\n"
+        "x/N{b,h,w,g,f} ADDR       examine memory (x/4w out, x/2g shared 0)\n"
+        "info warps | lanes | barriers | breakpoints | registers [REGEX] | display | frame | focus\n"
+        "list [N|LOC] (l)          PTX around the focused thread's PC, with CUDA lines\n"
+        "backtrace [all] (bt)      the focused thread's call stack;  all: every lane group of its warp\n"
+        "frame [N], up, down       select a frame of the backtrace (a caller's registers)\n"
+        "help [COMMAND], quit (q)  help COMMAND describes one command\n");
 }
 
 int dbg_exec(dbg_session *s, const char *line)
@@ -1686,11 +2398,26 @@ int dbg_exec(dbg_session *s, const char *line)
     for (size_t k = strlen(argbuf); k && (argbuf[k - 1] == ' ' || argbuf[k - 1] == '\n' || argbuf[k - 1] == '\r'); k--) argbuf[k - 1] = 0;
     arg = argbuf;
     if (!cmd[0] || cmd[0] == '#') return 0;
+    /* watch/N, rwatch/N, awatch/N */
+    int wsize = 0;
+    char *slash = strchr(cmd, '/');
+    if (slash && cmd[0] != 'x') {
+        char *end;
+        wsize = (int)strtol(slash + 1, &end, 10);
+        if (*end || end == slash + 1) wsize = -1;
+        *slash = 0;
+        if (strcmp(cmd, "watch") && strcmp(cmd, "rwatch") && strcmp(cmd, "awatch")) { *slash = '/'; wsize = 0; }
+        else if (wsize < 0) { say(s, "usage: %s/N ADDR (N: 1, 2, 4 or 8)\n", cmd); fflush(s->out); return 0; }
+    }
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "q")) return 1;
     if (!strcmp(cmd, "break") || !strcmp(cmd, "b") || !strcmp(cmd, "br")) cmd_break(s, arg, 0);
     else if (!strcmp(cmd, "tbreak") || !strcmp(cmd, "tb")) cmd_break(s, arg, 1);
+    else if (!strcmp(cmd, "condition")) cmd_condition(s, arg);
+    else if (!strcmp(cmd, "ignore")) cmd_ignore(s, arg);
     else if (!strcmp(cmd, "delete") || !strcmp(cmd, "d")) cmd_delete(s, arg);
-    else if (!strcmp(cmd, "watch")) cmd_watch(s, arg);
+    else if (!strcmp(cmd, "watch")) cmd_watch(s, arg, WATCH_WRITE, wsize);
+    else if (!strcmp(cmd, "rwatch")) cmd_watch(s, arg, WATCH_READ, wsize);
+    else if (!strcmp(cmd, "awatch")) cmd_watch(s, arg, WATCH_ACCESS, wsize);
     else if (!strcmp(cmd, "run") || !strcmp(cmd, "r")) cmd_run(s);
     else if (!strcmp(cmd, "start")) {
         char k[256];
@@ -1704,6 +2431,8 @@ int dbg_exec(dbg_session *s, const char *line)
     else if (!strcmp(cmd, "finish") || !strcmp(cmd, "fin")) cmd_step(s, arg, RUN_FINISH);
     else if (!strcmp(cmd, "focus") || !strcmp(cmd, "cuda")) cmd_focus(s, arg);
     else if (!strcmp(cmd, "print") || !strcmp(cmd, "p")) cmd_print(s, arg);
+    else if (!strcmp(cmd, "display")) cmd_display(s, arg);
+    else if (!strcmp(cmd, "undisplay")) cmd_undisplay(s, arg);
     else if (cmd[0] == 'x' && (!cmd[1] || cmd[1] == '/')) {
         char full[600];
         snprintf(full, sizeof full, "%s %s", cmd, arg);
@@ -1711,8 +2440,11 @@ int dbg_exec(dbg_session *s, const char *line)
     }
     else if (!strcmp(cmd, "info") || !strcmp(cmd, "i")) cmd_info(s, arg);
     else if (!strcmp(cmd, "list") || !strcmp(cmd, "l")) cmd_list(s, arg);
-    else if (!strcmp(cmd, "backtrace") || !strcmp(cmd, "bt") || !strcmp(cmd, "where")) cmd_backtrace(s);
-    else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) cmd_help(s);
+    else if (!strcmp(cmd, "backtrace") || !strcmp(cmd, "bt") || !strcmp(cmd, "where")) cmd_backtrace(s, arg);
+    else if (!strcmp(cmd, "frame") || !strcmp(cmd, "f")) cmd_frame(s, arg, 0);
+    else if (!strcmp(cmd, "up")) cmd_frame(s, arg, 1);
+    else if (!strcmp(cmd, "down")) cmd_frame(s, arg, -1);
+    else if (!strcmp(cmd, "help") || !strcmp(cmd, "h")) cmd_help(s, arg);
     else say(s, "Undefined command: \"%s\".  Try \"help\".\n", cmd);
     fflush(s->out);
     return 0;
