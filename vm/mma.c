@@ -2,13 +2,21 @@
  * for mma.m16n8k16" and friends; ldmatrix / stmatrix / movmatrix) and the
  * multiply-accumulate arithmetic, fitted to an H200 (tests/vm/cases/mma_sync):
  *
- *   f16 / bf16 / tf32 inputs, f32 accumulator: the products are exact; the
- *   accumulator and a block of MMA_BLOCK products are aligned to the largest
- *   exponent among them and truncated (toward zero) below 2^(Emax - MMA_PBITS),
- *   summed exactly, and the sum is rounded to f32 toward zero; blocks follow
- *   one another along k.  f16 accumulators: the same in f32, then rounded to
- *   f16 to nearest.  f64 (m8n8k4): a chain of IEEE fmas along k.  Integers: exact,
- *   wrapping in 32 bits (.satfinite clamps).
+ *   f16 / bf16 / tf32 inputs, f32 (or f16) accumulator, one step for the whole k
+ *   (k8 and k16 alike): the products are exact.  Each term has an exponent: the
+ *   accumulator its own, a product the sum of its factors' (unbiased exponent fields,
+ *   1 - bias for subnormals, so the product's significand lies in [0, 4) times
+ *   2^exponent).  Emax is the largest exponent among the nonzero terms (not where
+ *   their leading bits are).  Every term is truncated toward zero (in magnitude)
+ *   to a multiple of 2^(Emax - 25), the truncated terms are summed exactly, and the
+ *   sum is rounded once: to f32 toward zero (an overflow gives inf), or for an f16
+ *   accumulator straight to f16 to nearest.  An exact zero sum is +0, whatever the
+ *   signs.  tf32 operands are their top 19 bits (the low 13 are not read, even in
+ *   a NaN).  Inf/NaN operands: NaN 0x7fffffff, inf - inf NaN, inf * 0 NaN.
+ *   Fitted bit-exact on an H200: tests/vm/cases/mma_sync, mma_f32acc (sparse,
+ *   cancelling, boundary-gap, subnormal, signed-zero, huge operands), wmma_f16.
+ *   f64 (m8n8k4): a chain of IEEE fmas along k.  Integers: exact, wrapping in 32
+ *   bits (.satfinite clamps).
  *
  * wmma fragments use the emulator's own layout (fragments are opaque in PTX):
  * element e of a 16x16 matrix (row-major index) is element e % 8 of lane e / 8.
@@ -23,15 +31,16 @@
 
 static struct mma_model {
     int block;         /* products summed together with the accumulator */
-    int pbits;         /* bits kept below the leading bit of the largest term */
+    int pbits;         /* bits kept below the alignment point (see nominal) */
+    int nominal;       /* 1: align to the largest exponent field (products: ea + eb), 0: to the largest leading bit */
     int rz;            /* 1: the block sum is rounded toward zero, 0: to nearest */
     int floor_neg;     /* 1: dropped bits of negative terms round toward -inf */
     int ftz_c;         /* 1: a subnormal f32 accumulator input counts as zero */
     int tf32_rn;       /* 1: tf32 operands are rounded to 10 bits, 0: truncated */
-    int negzero;       /* 1: an exact zero sum of all-negative zeros is -0 */
-    int f16_rz;        /* 1: f16 results are rounded toward zero */
+    int negzero;       /* 1: an exact zero sum of all-negative zeros is -0 (an H200: +0, k8 measured) */
+    int f16_rz;        /* 1: f16 results are rounded toward zero (from the exact block sum) */
     int nan_c_first;   /* f64: which NaN operand wins (index into ord in fma64: 4 = b, c, a) */
-} MD = { 16, 26, 1, 0, 0, 0, 1, 0, 4 };
+} MD = { 16, 25, 1, 1, 0, 0, 0, 0, 0, 4 };
 
 /* ---- elements ------------------------------------------------------------------------ */
 
@@ -167,23 +176,25 @@ static void frag_c(const mma_desc *m, int r, int c, int *lane, int *idx)
 
 /* ---- arithmetic --------------------------------------------------------------- */
 
-/* A finite value m * 2^e with a sign; cls 0 finite, 1 inf, 2 NaN. */
-typedef struct term { int s, cls; uint64_t m; int e; } term;
+/* A finite value m * 2^e with a sign; cls 0 finite, 1 inf, 2 NaN; n is the exponent
+ * field's weight (the unbiased exponent, 1 - bias for subnormals and zeros; for a
+ * product the sum of its factors', whose significand product lies in [0, 4)). */
+typedef struct term { int s, cls; uint64_t m; int e, n; } term;
 
 static term dec(uint64_t bits, int t)
 {
-    term x = { 0, 0, 0, 0 };
+    term x = { 0, 0, 0, 0, 0 };
     uint32_t ex, fr;
     switch (t) {
     case MMA_T_F16:
         x.s = (int)(bits >> 15) & 1; ex = (bits >> 10) & 31; fr = bits & 0x3ff;
         if (ex == 31) { x.cls = fr ? 2 : 1; return x; }
-        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 25 : -24;
+        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 25 : -24; x.n = x.e + 10;
         return x;
     case MMA_T_BF16:
         x.s = (int)(bits >> 15) & 1; ex = (bits >> 7) & 255; fr = bits & 0x7f;
         if (ex == 255) { x.cls = fr ? 2 : 1; return x; }
-        x.m = ex ? fr | 0x80 : fr; x.e = ex ? (int)ex - 134 : -133;
+        x.m = ex ? fr | 0x80 : fr; x.e = ex ? (int)ex - 134 : -133; x.n = x.e + 7;
         return x;
     case MMA_T_TF32: {
         uint32_t b = (uint32_t)bits;
@@ -193,19 +204,21 @@ static term dec(uint64_t bits, int t)
             b = r;
         }
         x.s = (int)(b >> 31); ex = (b >> 23) & 255; fr = (b >> 13) & 0x3ff;
-        if (ex == 255) { x.cls = (b & 0x7fffff) ? 2 : 1; return x; }
-        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 137 : -136;
+        if (ex == 255) { x.cls = fr ? 2 : 1; return x; }   /* the low 13 bits are not read: 0x7f80_1fff is inf */
+        x.m = ex ? fr | 0x400 : fr; x.e = ex ? (int)ex - 137 : -136; x.n = x.e + 10;
         return x;
     }
     default:                /* f32 */
         x.s = (int)(bits >> 31) & 1; ex = (bits >> 23) & 255; fr = bits & 0x7fffff;
         if (ex == 255) { x.cls = fr ? 2 : 1; return x; }
         if (!ex && MD.ftz_c) fr = 0;
-        x.m = ex ? fr | 0x800000 : fr; x.e = ex ? (int)ex - 150 : -149;
+        x.m = ex ? fr | 0x800000 : fr; x.e = ex ? (int)ex - 150 : -149; x.n = x.e + 23;
         return x;
     }
 }
 
+static double f64v(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static uint64_t f64b(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static int msb64(uint64_t v) { return 63 - __builtin_clzll(v); }
 
 static uint32_t f32_of(double d, int rz)
@@ -217,8 +230,9 @@ static uint32_t f32_of(double d, int rz)
     return b;
 }
 
-/* The accumulator (f32 bits) plus n exact products, summed the tensor-core way. */
-static uint32_t block_sum(uint32_t acc, const term *p, int n)
+/* The accumulator (f32 bits) plus n exact products, summed the tensor-core way; the
+ * sum comes back as f32 bits, or, with f16out, rounded once to f16 (to nearest). */
+static uint32_t block_sum(uint32_t acc, const term *p, int n, int f16out)
 {
     term t[40];
     int nt = 0;
@@ -227,9 +241,9 @@ static uint32_t block_sum(uint32_t acc, const term *p, int n)
     int emax = INT32_MIN, allneg = 1;
     for (int i = 0; i < nt; i++) {
         if (!t[i].s) allneg = 0;
-        if (t[i].m) { int top = t[i].e + msb64(t[i].m); if (top > emax) emax = top; }
+        if (t[i].m) { int top = MD.nominal ? t[i].n : t[i].e + msb64(t[i].m); if (top > emax) emax = top; }
     }
-    if (emax == INT32_MIN) return allneg && MD.negzero ? 0x80000000u : 0;
+    if (emax == INT32_MIN) return allneg && MD.negzero ? (f16out ? 0x8000u : 0x80000000u) : 0;
     int lo = emax - MD.pbits;
     int64_t S = 0;
     for (int i = 0; i < nt; i++) {
@@ -243,11 +257,13 @@ static uint32_t block_sum(uint32_t acc, const term *p, int n)
         S += t[i].s ? -(int64_t)v : (int64_t)v;
     }
     if (S == 0) return 0;
-    return f32_of(ldexp((double)S, lo), MD.rz);
+    double sum = ldexp((double)S, lo);          /* exact: |S| < 2^(pbits + 7) */
+    if (f16out) return (uint32_t)fp_cvt_f2f(f64b(sum), FP_F64, FP_F16, MD.f16_rz ? FP_RZ : FP_RN, 0);
+    return f32_of(sum, MD.rz);
 }
 
-/* d = c + sum_k a[k] b[k] with an f32 accumulator. */
-static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K, int at, int bt)
+/* d = c + sum_k a[k] b[k] with an f32 accumulator (f32 bits back; f16 bits with f16out). */
+static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K, int at, int bt, int f16out)
 {
     term p[32];
     int nan = 0, pinf = 0, ninf = 0;
@@ -262,22 +278,21 @@ static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K,
             if (x.s ^ y.s) ninf = 1; else pinf = 1;
             continue;
         }
-        p[k].s = x.s ^ y.s; p[k].cls = 0; p[k].m = x.m * y.m; p[k].e = x.e + y.e;
+        p[k].s = x.s ^ y.s; p[k].cls = 0; p[k].m = x.m * y.m; p[k].e = x.e + y.e; p[k].n = x.n + y.n;
     }
-    if (nan || (pinf && ninf)) return 0x7fffffffu;
-    if (pinf) return 0x7f800000u;
-    if (ninf) return 0xff800000u;
+    uint32_t r = 0;
+    if (nan || (pinf && ninf)) r = 0x7fffffffu;
+    else if (pinf) r = 0x7f800000u;
+    else if (ninf) r = 0xff800000u;
+    if (r) return f16out ? (uint32_t)fp_cvt_f2f(r, FP_F32, FP_F16, FP_RN, 0) : r;
     uint32_t acc = c;
     int blk = K < MD.block ? K : MD.block;
     for (int k0 = 0; k0 < K; k0 += blk) {
         int n = K - k0 < blk ? K - k0 : blk;
-        acc = block_sum(acc, p + k0, n);
+        acc = block_sum(acc, p + k0, n, f16out && k0 + n == K);
     }
     return acc;
 }
-
-static double f64v(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
-static uint64_t f64b(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 
 /* One IEEE fma step: a NaN operand comes back quieted (the accumulator first, when
  * the order MD.nan_c_first), an invalid operation gives the default NaN 0xfff8000000000000. */
@@ -338,8 +353,7 @@ void mma_compute(const mma_desc *m, uint64_t a[32][8], uint64_t b[32][8], uint64
             }
             default:
                 if (m->ct == MMA_T_F16) cv = fp_cvt_f2f(cv, FP_F16, FP_F32, FP_RN, 0);
-                res = dot_f32((uint32_t)cv, A[r], bcol, K, m->at, m->bt);
-                if (m->dt == MMA_T_F16) res = fp_cvt_f2f(res, FP_F32, FP_F16, MD.f16_rz ? FP_RZ : FP_RN, 0);
+                res = dot_f32((uint32_t)cv, A[r], bcol, K, m->at, m->bt, m->dt == MMA_T_F16);
                 break;
             }
             frag_c(m, r, cc, &l, &i);
