@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/bench.sh — `make bench`: wall time and lane-instructions per second
-# for the kernels in tests/bench/ (matmul, reduction, histogram), best of 3.
+# for the kernels in tests/bench/ (matmul, reduction, histogram, scan, calls,
+# warp_divergent), best of 3.  Numbers and method: docs/PERFORMANCE.md.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 for c in tests/bench/*.txt; do
