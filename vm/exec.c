@@ -369,6 +369,54 @@ static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int spac
     return vm_xlate(L, cta, w, l, space, a, n, write);
 }
 
+/* The fast path of a memory access by the lanes m (no access hook): when
+ * every lane's address a + imm is aligned to tot and lies, with its tot
+ * bytes, in one region that needs no per-lane lookup (shared memory, the
+ * global allocation hit last, local memory, the const bank, the parameter
+ * buffer), sets *hb so that lane l's host pointer is hb + a + l * *stride and
+ * returns 1.  Else 0: the per-lane path decides, faults included. */
+static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
+                             uint64_t imm, int space, uint32_t tot, int write, uintptr_t *hb, uint64_t *stride)
+{
+    if (!m) return 0;
+    uint64_t a0 = R[as + (uint32_t)__builtin_ctz(m)] + imm;   /* the lowest lane picks the region */
+    uint64_t off = 0, size = 0;
+    const uint8_t *host = NULL;
+    *stride = 0;
+    if (space == BC_SP_GENERIC) {      /* windows lie below the global base and are disjoint */
+        if (a0 >= MEM_GLOBAL_BASE) space = BC_SP_GLOBAL;
+        else if (a0 - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_SHARED, off = MEM_SHARED_WINDOW;
+        else if (a0 - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_LOCAL, off = MEM_LOCAL_WINDOW;
+        else return 0;
+    }
+    switch (space) {
+    case BC_SP_SHARED: host = cta->shared; size = L->shared_size; break;
+    case BC_SP_GLOBAL: host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
+    case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = size; break;
+    case BC_SP_CONST: if (write) return 0; host = L->const_bank; size = L->m->const_size; break;
+    case BC_SP_KPARAM: if (write) return 0; host = L->cfg.params; size = L->cfg.params_size; break;
+    default: return 0;
+    }
+    if (!host || tot > size) return 0;
+    uint64_t lim = size - tot, bad = 0, any = 0;
+    if (m == FULL) {
+        for (int l = 0; l < BC_WARP; l++) {
+            uint64_t a = R[as + (uint32_t)l] + imm;
+            bad |= a - off > lim;      /* an address of another region wraps or lands far above lim */
+            any |= a;
+        }
+    } else {
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            uint64_t a = R[as + (uint32_t)__builtin_ctz(mm)] + imm;
+            bad |= a - off > lim;
+            any |= a;
+        }
+    }
+    if (bad || (any & (tot - 1))) return 0;
+    *hb = (uintptr_t)host - (uintptr_t)off;
+    return 1;
+}
+
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
 {
@@ -772,6 +820,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     const bc_insn *code = L->code;
     uint64_t *R = w->R;
     const vm_hooks *H = L->cfg.hooks;
+    const int hacc = H && H->access;   /* memory accesses are reported lane by lane */
     vm_status st = VM_OK;
     int writeback = 1;
     int fl = 0;                    /* faulting lane */
@@ -1148,6 +1197,26 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             const uint32_t *dl = nv > 1 ? &M->extra[I->x] : &I->d;
             uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
             int sb = (int)(8 * sz);
+            uintptr_t hb;
+            uint64_t ls, imm = (uint64_t)I->imm;
+            if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
+                if (nv == 1 && !I->m2 && !ls) {    /* one scalar per lane: a loop per size */
+                    switch (sz) {
+                    case 1: LANES(D = *(const uint8_t *)(hb + A + imm) & dm); break;
+                    case 2: LANES(D = load_n((const uint8_t *)(hb + A + imm), 2) & dm); break;
+                    case 4: LANES(D = load_n((const uint8_t *)(hb + A + imm), 4) & dm); break;
+                    default: LANES(D = load_n((const uint8_t *)(hb + A + imm), 8) & dm); break;
+                    }
+                } else LANES({
+                    const uint8_t *p = (const uint8_t *)(hb + A + imm + (uint64_t)l * ls);
+                    for (uint32_t k = 0; k < nv; k++) {
+                        uint64_t v = load_n(p + k * sz, sz);
+                        if (I->m2) v = sext(v, sb);
+                        RD(dl[k]) = v & dm;
+                    }
+                });
+                vmnext
+            }
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
                 uint8_t *p = xl(L, cta, w, l, space, a, tot, 0);
@@ -1165,6 +1234,22 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int space = sp[I->op - OP_ST_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
+            uintptr_t hb;
+            uint64_t ls, imm = (uint64_t)I->imm;
+            if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {
+                if (nv == 1 && !ls) {           /* lanes store in ascending order, as below */
+                    switch (sz) {
+                    case 1: LANES(*(uint8_t *)(hb + A + imm) = (uint8_t)B); break;
+                    case 2: LANES(store_n((uint8_t *)(hb + A + imm), B, 2)); break;
+                    case 4: LANES(store_n((uint8_t *)(hb + A + imm), B, 4)); break;
+                    default: LANES(store_n((uint8_t *)(hb + A + imm), B, 8)); break;
+                    }
+                } else LANES({
+                    uint8_t *p = (uint8_t *)(hb + A + imm + (uint64_t)l * ls);
+                    for (uint32_t k = 0; k < nv; k++) store_n(p + k * sz, RD(sl[k]), sz);
+                });
+                vmnext
+            }
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
                 uint8_t *p = xl(L, cta, w, l, space, a, tot, 1);
@@ -1189,7 +1274,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int size = atom_size(I->m2);
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = vm_xlate(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
+                uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
                 if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)size, VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC);
                 uint64_t old = 0, res;
