@@ -743,6 +743,37 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
     return st;
 }
 
+/* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
+static inline uint32_t popc32(uint32_t x)
+{
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* fma.rn.f32 of lanes m with the FMA unit (one instruction, not a libm call per lane):
+ * the same correctly rounded result; used only where the CPU has it (see have_fma). */
+__attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
+    }
+}
+__attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_insn *I)
+{
+    for (uint32_t l = 0; l < BC_WARP; l++)
+        R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
+}
+static int cpu_has_fma(void)
+{
+    static int v = -1;
+    if (v < 0) v = __builtin_cpu_supports("fma") ? 1 : 0;
+    return v;
+}
+#endif
+
 /* ---- the dispatch loop ----------------------------------------------------------------- */
 
 #define LANES(...) do { \
@@ -821,6 +852,10 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     uint64_t *R = w->R;
     const vm_hooks *H = L->cfg.hooks;
     const int hacc = H && H->access;   /* memory accesses are reported lane by lane */
+    int (*const step)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t) = H ? H->step : NULL;
+#if defined(__x86_64__) && defined(__GNUC__)
+    const int have_fma = cpu_has_fma();
+#endif
     vm_status st = VM_OK;
     int writeback = 1;
     int fl = 0;                    /* faulting lane */
@@ -846,8 +881,8 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             m = I->gneg ? group & ~g : g;
         }
         L->insns++;
-        L->lane_insns += m == FULL ? BC_WARP : (uint64_t)__builtin_popcount(m);
-        if (H && H->step && H->step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= (uint64_t)__builtin_popcount(m); st = VM_PAUSED; goto out; }
+        L->lane_insns += m == FULL ? BC_WARP : popc32(m);
+        if (__builtin_expect(step != NULL, 0) && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES(D = A); vmnext
@@ -856,7 +891,16 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             LANES(D = (A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
         vmcase(UNPACK) { const uint32_t *dl = &M->extra[I->x]; int s = (int)I->imm; uint64_t mk = s >= 64 ? ~0ull : (1ull << s) - 1;
             LANES({ uint64_t v = A; for (int k = 0; k < I->n; k++) RD(dl[k]) = (v >> (k * s)) & mk; }); } vmnext
-        vmcase(SREG) LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1)); vmnext
+        vmcase(SREG)
+            if (I->imm == BC_SR_TID && I->m1 < 3) {   /* %tid.{x,y,z} stepped lane by lane: no divisions per lane */
+                uint32_t bx = L->cfg.block[0], by = L->cfg.block[1], lin = (uint32_t)w->id * BC_WARP;
+                uint32_t t[3] = { lin % bx, lin / bx % by, lin / (bx * by) };
+                for (int l = 0; l < BC_WARP; l++) {
+                    if ((m >> l) & 1) D = t[I->m1];
+                    if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
+                }
+            } else LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+            vmnext
         /* ---- integer ---- */
         vmcase(ADD_16) LANES(D = U16(A + B)); vmnext
         vmcase(ADD_32) LANES(D = (uint32_t)(A + B)); vmnext
@@ -1085,7 +1129,11 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(ADD_F32) LANES(D = canon32(f32(A) + f32(B))); vmnext
         vmcase(SUB_F32) LANES(D = canon32(f32(A) - f32(B))); vmnext
         vmcase(MUL_F32) LANES(D = canon32(f32(A) * f32(B))); vmnext
-        vmcase(FMA_F32) LANES(D = canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
+        vmcase(FMA_F32)
+#if defined(__x86_64__) && defined(__GNUC__)
+            if (have_fma) { if (m == FULL) fma32_hw_full(R, I); else fma32_hw(R, I, m); vmnext }
+#endif
+            LANES(D = canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
         vmcase(ADD_F32X) LANES(D = fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
         vmcase(SUB_F32X) LANES(D = fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
         vmcase(MUL_F32X) LANES(D = fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
