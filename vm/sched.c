@@ -132,6 +132,11 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
 /* The default choice: lowest pc, unless a lane has waited too long. */
 static uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
 {
+    /* every ready lane at one pc (the common case): both rules pick that group */
+    uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
+    if (ready == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+    else for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+    if (!diff) { *pc = p0; return ready; }
     int best = -1, oldest = -1;
     for (uint32_t mm = ready; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
@@ -148,14 +153,18 @@ static uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
     return g;
 }
 
+/* Live lanes in LANE_READY (0): the state bytes are tested 8 at a time. */
 static uint32_t ready_lanes(const vm_warp *w)
 {
+    const uint64_t k7f = 0x7f7f7f7f7f7f7f7full;
     uint32_t r = 0;
-    for (uint32_t mm = w->live; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->state[l] == LANE_READY) r |= 1u << l;
+    for (int k = 0; k < BC_WARP / 8; k++) {
+        uint64_t v;
+        memcpy(&v, w->state + 8 * k, 8);
+        uint64_t z = ~(((v & k7f) + k7f) | v | k7f);                     /* 0x80 in each zero byte, exactly */
+        r |= (uint32_t)(((z >> 7) * 0x0102040810204080ull) >> 56) << (8 * k); /* gathers byte i's bit to bit i */
     }
-    return r;
+    return r & w->live;
 }
 
 static vm_status check_limits(vm_launch *L)

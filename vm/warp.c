@@ -56,7 +56,9 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
     uint64_t d[BC_WARP] = { 0 }, e[BC_WARP] = { 0 };
     int first = __builtin_ctz(P);
     const bc_insn *I0 = &code[w->pc[first]];
-#define LANE_I(l) (&code[w->pc[l]])
+    int uni = 1;                  /* every participant at one pc (the usual case): no per-lane lookup */
+    for (uint32_t mm = P; mm; mm &= mm - 1) uni &= w->pc[__builtin_ctz(mm)] == w->pc[first];
+#define LANE_I(l) (uni ? I0 : &code[w->pc[l]])
 #define VAL(l, field) R[LANE_I(l)->field + (uint32_t)(l)]
     switch (I0->op) {
     case OP_SHFL:
@@ -245,11 +247,31 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
     memset(b, 0, sizeof *b);
 }
 
+/* bar.sync (no thread count, no hooks to tell) of lanes that all name one
+ * barrier: the loop of warp_barrier reduces to marking them; returns the id, or -1. */
+static int bar_sync_fast(vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes)
+{
+    if (!lanes || I->m1 != 0 || I->n) return -1;
+    uint64_t id = w->R[I->a + (uint32_t)__builtin_ctz(lanes)], diff = 0;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= w->R[I->a + (uint32_t)__builtin_ctz(mm)] ^ id;
+    if (diff || id >= VM_NBAR) return -1;
+    cta->bar[id].kinds |= 1;
+    w->bar_arrived[id] |= lanes;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        w->state[l] = LANE_WAIT_BAR;
+        w->bar_id[l] = (uint8_t)id;
+    }
+    return (int)id;
+}
+
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     const bc_insn *I = &L->code[pc];
     const vm_hooks *H = L->cfg.hooks;
     uint32_t touched = 0;
+    int fast = H ? -1 : bar_sync_fast(cta, w, I, lanes);
+    if (fast >= 0) { touched = BIT(fast); lanes = 0; }   /* nothing left for the checks and the loop below */
     if ((I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live && H && H->misuse)
         H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier",
                   "aligned barrier executed by part of a warp (divergent bar.sync)");
