@@ -563,16 +563,15 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
     return VM_OK;
 }
 
-static int stack_push(struct vm_stack *s, uint64_t v)
+/* Grows a lane's call stack to hold `more` further words. */
+static int stack_reserve(struct vm_stack *s, uint32_t more)
 {
-    if (s->n == s->cap) {
-        uint32_t nc = s->cap ? s->cap * 2 : 64;
-        uint64_t *nv = realloc(s->v, nc * sizeof *nv);
-        if (!nv) return -1;
-        s->v = nv;
-        s->cap = nc;
-    }
-    s->v[s->n++] = v;
+    uint32_t nc = s->cap ? s->cap : 64;
+    while (nc - s->n < more) nc *= 2;
+    uint64_t *nv = realloc(s->v, nc * sizeof *nv);
+    if (!nv) return -1;
+    s->v = nv;
+    s->cap = nc;
     return 0;
 }
 
@@ -591,10 +590,15 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     if (s->depth >= VM_MAX_CALL_DEPTH || nfp + (uint64_t)f->frame_size > L->cfg.local_size)
         return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
                        f->name, s->depth, L->cfg.local_size);
-    for (uint32_t k = 0; k < f->nslots; k++)
-        if (stack_push(s, R[(f->slot_base + k) * BC_WARP + l])) return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
-    if (stack_push(s, pc) || stack_push(s, fp) || stack_push(s, (uint64_t)fidx))
-        return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+    uint32_t need = f->nslots + 3;     /* room for the whole activation at once, then plain stores */
+    if (s->cap - s->n < need && stack_reserve(s, need)) return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+    uint64_t *v = s->v + s->n;
+    const uint64_t *src = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+    for (uint32_t k = 0; k < f->nslots; k++) v[k] = src[(uint64_t)k * BC_WARP];
+    v[f->nslots] = pc;
+    v[f->nslots + 1] = fp;
+    v[f->nslots + 2] = (uint64_t)fidx;
+    s->n += need;
     s->depth++;
     uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
     if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets)
@@ -633,7 +637,9 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         if (sz > (uint32_t)f->rets[k].size) sz = (uint32_t)f->rets[k].size;
         memmove(lm + fp + d, lm + cfp + so, sz);
     }
-    for (uint32_t k = f->nslots; k-- > 0;) R[(f->slot_base + k) * BC_WARP + l] = s->v[--s->n];
+    s->n -= f->nslots;
+    uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+    for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
     R[m->slot_fp + l] = fp;
     s->depth--;
     *npc = cpc + 1;
