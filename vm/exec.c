@@ -217,64 +217,27 @@ static uint32_t cvt_tf32(uint32_t a, int mode, int satfinite)
 
 static fp_type ftype(int code) { return code == 16 ? FP_F16 : code == 17 ? FP_BF16 : code == 32 ? FP_F32 : FP_F64; }
 
-static uint64_t half_op(int op, int kind, uint64_t a, uint64_t b, uint64_t c, int r, int ftz, int sat, int nan)
-{
-    fp_rnd rr = (fp_rnd)r;
-    switch (kind) {
-    case BC_K_F16:
-        switch (op) {
-        case OP_HADD: return fp16_add((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HSUB: return fp16_sub((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HMUL: return fp16_mul((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HFMA: return fp16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rr, ftz, sat);
-        case OP_HMIN: return fp16_min((uint16_t)a, (uint16_t)b, ftz, nan);
-        case OP_HMAX: return fp16_max((uint16_t)a, (uint16_t)b, ftz, nan);
-        case OP_HNEG: return fp16_neg((uint16_t)a, ftz);
-        case OP_HABS: return fp16_abs((uint16_t)a, ftz);
-        case OP_HEX2_APPROX: return fp16_ex2_approx((uint16_t)a);
-        }
-        break;
-    case BC_K_BF16:
-        switch (op) {
-        case OP_HADD: return bf16_add((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HSUB: return bf16_sub((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HMUL: return bf16_mul((uint16_t)a, (uint16_t)b, rr, ftz, sat);
-        case OP_HFMA: return bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rr, ftz, sat);
-        case OP_HMIN: return bf16_min((uint16_t)a, (uint16_t)b, ftz, nan);
-        case OP_HMAX: return bf16_max((uint16_t)a, (uint16_t)b, ftz, nan);
-        case OP_HNEG: return bf16_neg((uint16_t)a, ftz);
-        case OP_HABS: return bf16_abs((uint16_t)a, ftz);
-        case OP_HEX2_APPROX: return bf16_ex2_approx((uint16_t)a);
-        }
-        break;
-    case BC_K_F16X2:
-        switch (op) {
-        case OP_HADD: return fp16x2_add((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HSUB: return fp16x2_sub((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HMUL: return fp16x2_mul((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HFMA: return fp16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rr, ftz, sat);
-        case OP_HMIN: return fp16x2_min((uint32_t)a, (uint32_t)b, ftz, nan);
-        case OP_HMAX: return fp16x2_max((uint32_t)a, (uint32_t)b, ftz, nan);
-        case OP_HNEG: return fp16x2_neg((uint32_t)a, ftz);
-        case OP_HABS: return fp16x2_abs((uint32_t)a, ftz);
-        case OP_HEX2_APPROX: return fp16x2_ex2_approx((uint32_t)a);
-        }
-        break;
-    default:
-        switch (op) {
-        case OP_HADD: return bf16x2_add((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HSUB: return bf16x2_sub((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HMUL: return bf16x2_mul((uint32_t)a, (uint32_t)b, rr, ftz, sat);
-        case OP_HFMA: return bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rr, ftz, sat);
-        case OP_HMIN: return bf16x2_min((uint32_t)a, (uint32_t)b, ftz, nan);
-        case OP_HMAX: return bf16x2_max((uint32_t)a, (uint32_t)b, ftz, nan);
-        case OP_HNEG: return bf16x2_neg((uint32_t)a, ftz);
-        case OP_HABS: return bf16x2_abs((uint32_t)a, ftz);
-        case OP_HEX2_APPROX: return bf16x2_ex2_approx((uint32_t)a);
-        }
-    }
-    return 0;
-}
+/* Half-precision handlers behind one signature, chosen once per instruction
+ * from (kind, operation): half_fns[kind - BC_K_F16][op - OP_HADD]. */
+typedef uint64_t (*half_fn)(uint64_t a, uint64_t b, uint64_t c, int r, int ftz, int sat, int nan);
+
+#define HALF_SET(P, T) \
+    static uint64_t P##_add_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)n; return P##_add((T)a, (T)b, (fp_rnd)r, f, s); } \
+    static uint64_t P##_sub_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)n; return P##_sub((T)a, (T)b, (fp_rnd)r, f, s); } \
+    static uint64_t P##_mul_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)n; return P##_mul((T)a, (T)b, (fp_rnd)r, f, s); } \
+    static uint64_t P##_fma_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)n; return P##_fma((T)a, (T)b, (T)c, (fp_rnd)r, f, s); } \
+    static uint64_t P##_min_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)r; (void)s; return P##_min((T)a, (T)b, f, n); } \
+    static uint64_t P##_max_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)r; (void)s; return P##_max((T)a, (T)b, f, n); } \
+    static uint64_t P##_neg_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)s; (void)n; return P##_neg((T)a, f); } \
+    static uint64_t P##_abs_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)s; (void)n; return P##_abs((T)a, f); } \
+    static uint64_t P##_ex2_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)f; (void)s; (void)n; return P##_ex2_approx((T)a); }
+HALF_SET(fp16, uint16_t)
+HALF_SET(bf16, uint16_t)
+HALF_SET(fp16x2, uint32_t)
+HALF_SET(bf16x2, uint32_t)
+#define HALF_ROW(P) { P##_add_, P##_sub_, P##_mul_, P##_fma_, P##_min_, P##_max_, P##_neg_, P##_abs_, P##_ex2_ }
+_Static_assert(OP_HEX2_APPROX - OP_HADD == 8 && BC_K_BF16X2 - BC_K_F16 == 3, "half op and kind order");
+static const half_fn half_fns[4][9] = { HALF_ROW(fp16), HALF_ROW(fp16x2), HALF_ROW(bf16), HALF_ROW(bf16x2) };
 
 /* ---- mbarrier objects (8 bytes; the layout is the emulator's, see ops.def) ------------------ */
 
@@ -1195,7 +1158,10 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                 case BC_K_F16X2: LANES(D = fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 default: LANES(D = bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 }
-            } else LANES(D = half_op(I->op, I->m2, A, B, C, I->m1, FTZ, SAT, I->m3));
+            } else {
+                half_fn f = half_fns[I->m2 - BC_K_F16][I->op - OP_HADD];
+                LANES(D = f(A, B, C, I->m1, FTZ, SAT, I->m3));
+            }
             vmnext
         /* ---- conversions ---- */
         vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES(D = A & mk); } vmnext
