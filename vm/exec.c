@@ -609,46 +609,60 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
     return 0;
 }
 
-static uint64_t atom_apply(int op, int kind, uint64_t old, uint64_t b, uint64_t c, int ftz, uint64_t *res)
+/* Atomic read-modify-write operations: the new value from the old one, the
+ * operand b and (cas) c, all masked to the access size by the caller.
+ * atom_select picks one per instruction from (operation, kind). */
+typedef uint64_t (*atom_fn)(uint64_t old, uint64_t b, uint64_t c, int ftz);
+
+static uint64_t at_add(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return o + b; }
+static uint64_t at_fadd32(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; return fp32_add((uint32_t)o, (uint32_t)b, FP_RN, f, 0); }
+static uint64_t at_fadd64(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp64_add(o, b, FP_RN); }
+static uint64_t at_hadd(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp16_add((uint16_t)o, (uint16_t)b, FP_RN, 0, 0); }
+static uint64_t at_bhadd(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return bf16_add((uint16_t)o, (uint16_t)b, FP_RN, 0, 0); }
+static uint64_t at_h2add(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp16x2_add((uint32_t)o, (uint32_t)b, FP_RN, 0, 0); }
+static uint64_t at_bh2add(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return bf16x2_add((uint32_t)o, (uint32_t)b, FP_RN, 0, 0); }
+static uint64_t at_umin(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return b < o ? b : o; }
+static uint64_t at_umax(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return b > o ? b : o; }
+static uint64_t at_smin32(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return (int32_t)b < (int32_t)o ? b : o; }
+static uint64_t at_smax32(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return (int32_t)b > (int32_t)o ? b : o; }
+static uint64_t at_smin64(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return (int64_t)b < (int64_t)o ? b : o; }
+static uint64_t at_smax64(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return (int64_t)b > (int64_t)o ? b : o; }
+static uint64_t at_fmin32(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp32_min((uint32_t)o, (uint32_t)b, 0, 0); }
+static uint64_t at_fmax32(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp32_max((uint32_t)o, (uint32_t)b, 0, 0); }
+static uint64_t at_fmin64(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp64_min(o, b); }
+static uint64_t at_fmax64(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return fp64_max(o, b); }
+static uint64_t at_and(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return o & b; }
+static uint64_t at_or(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return o | b; }
+static uint64_t at_xor(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return o ^ b; }
+static uint64_t at_inc(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return o >= b ? 0 : o + 1; }
+static uint64_t at_dec(uint64_t o, uint64_t b, uint64_t c, int f) { (void)c; (void)f; return (o == 0 || o > b) ? b : o - 1; }
+static uint64_t at_exch(uint64_t o, uint64_t b, uint64_t c, int f) { (void)o; (void)c; (void)f; return b; }
+static uint64_t at_cas(uint64_t o, uint64_t b, uint64_t c, int f) { (void)f; return o == b ? c : o; }
+
+static atom_fn atom_select(int op, int kind)
 {
-    int w64 = kind == BC_K_U64 || kind == BC_K_S64 || kind == BC_K_F64;
-    uint64_t msk = w64 ? ~0ull : 0xffffffffu;
-    if (kind == BC_K_F16 || kind == BC_K_BF16) msk = 0xffff;
-    old &= msk; b &= msk; c &= msk;
-    uint64_t n = old;
+    int s64 = kind == BC_K_S64, s32 = kind == BC_K_S32, f32k = kind == BC_K_F32, f64k = kind == BC_K_F64;
     switch (op) {
     case BC_RED_ADD:
         switch (kind) {
-        case BC_K_F32: { uint32_t r = fp32_add((uint32_t)old, (uint32_t)b, FP_RN, ftz, 0); n = r; break; }
-        case BC_K_F64: n = fp64_add(old, b, FP_RN); break;
-        case BC_K_F16: n = fp16_add((uint16_t)old, (uint16_t)b, FP_RN, 0, 0); break;
-        case BC_K_BF16: n = bf16_add((uint16_t)old, (uint16_t)b, FP_RN, 0, 0); break;
-        case BC_K_F16X2: n = fp16x2_add((uint32_t)old, (uint32_t)b, FP_RN, 0, 0); break;
-        case BC_K_BF16X2: n = bf16x2_add((uint32_t)old, (uint32_t)b, FP_RN, 0, 0); break;
-        default: n = (old + b) & msk;
+        case BC_K_F32: return at_fadd32;
+        case BC_K_F64: return at_fadd64;
+        case BC_K_F16: return at_hadd;
+        case BC_K_BF16: return at_bhadd;
+        case BC_K_F16X2: return at_h2add;
+        case BC_K_BF16X2: return at_bh2add;
+        default: return at_add;
         }
-        break;
-    case BC_RED_MIN: case BC_RED_MAX: {
-        int mx = op == BC_RED_MAX, lt;
-        if (kind == BC_K_S32) lt = (int32_t)b < (int32_t)old;
-        else if (kind == BC_K_S64) lt = (int64_t)b < (int64_t)old;
-        else if (kind == BC_K_F32) { n = mx ? fp32_max((uint32_t)old, (uint32_t)b, 0, 0) : fp32_min((uint32_t)old, (uint32_t)b, 0, 0); break; }
-        else if (kind == BC_K_F64) { n = mx ? fp64_max(old, b) : fp64_min(old, b); break; }
-        else lt = b < old;
-        int gt = !lt && b != old;
-        n = (mx ? gt : lt) ? b : old;
-        break;
+    case BC_RED_MIN: return f32k ? at_fmin32 : f64k ? at_fmin64 : s32 ? at_smin32 : s64 ? at_smin64 : at_umin;
+    case BC_RED_MAX: return f32k ? at_fmax32 : f64k ? at_fmax64 : s32 ? at_smax32 : s64 ? at_smax64 : at_umax;
+    case BC_RED_AND: return at_and;
+    case BC_RED_OR: return at_or;
+    case BC_RED_XOR: return at_xor;
+    case BC_RED_INC: return at_inc;
+    case BC_RED_DEC: return at_dec;
+    case BC_RED_EXCH: return at_exch;
+    default: return at_cas;
     }
-    case BC_RED_AND: n = old & b; break;
-    case BC_RED_OR: n = old | b; break;
-    case BC_RED_XOR: n = old ^ b; break;
-    case BC_RED_INC: n = old >= b ? 0 : old + 1; break;
-    case BC_RED_DEC: n = (old == 0 || old > b) ? b : old - 1; break;
-    case BC_RED_EXCH: n = b; break;
-    case BC_RED_CAS: n = old == b ? c : old; break;
-    }
-    *res = old;
-    return n & msk;
 }
 
 static int atom_size(int kind)
@@ -1292,16 +1306,18 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         } vmnext
         vmcase(ATOM) {
             int size = atom_size(I->m2);
+            atom_fn fn = atom_select(I->m1, I->m2);
+            uint64_t msk = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
                 uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
                 if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)size, VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC);
-                uint64_t old = 0, res;
+                uint64_t old = 0;
                 memcpy(&old, p, (size_t)size);
-                uint64_t n = atom_apply(I->m1, I->m2, old, B, C, FTZ, &res);
+                uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
                 memcpy(p, &n, (size_t)size);
-                if (I->n) D = res;
+                if (I->n) D = old;
             });
         } vmnext
         vmcase(FENCE) { if (H && H->fence && m) H->fence(H->ctx, L, cta, w, m, pc); } vmnext
