@@ -1086,9 +1086,20 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(SETP_LE_S64) LANES(D = S64(A) <= S64(B)); vmnext
         vmcase(SETP_LT_U) LANES(D = A < B); vmnext
         vmcase(SETP_LE_U) LANES(D = A <= B); vmnext
-        vmcase(SETP_F32) LANES({ uint32_t a = A32, b = B32; if (FTZ) { a = ftz32(a); b = ftz32(b); }
-            D = fcmp(f32(a), f32(b), I->m1); }); vmnext
-        vmcase(SETP_F64) LANES(D = fcmp(f64(A), f64(B), I->m1)); vmnext
+        /* float compares: the comparison is chosen once, outside the lane loop */
+#define FCMP_SWITCH(X, Y) switch (I->m1) { \
+        case BC_CMP_EQ: LANES(D = X == Y); break;          case BC_CMP_NE: LANES(D = X < Y || X > Y); break; \
+        case BC_CMP_LT: LANES(D = X < Y); break;           case BC_CMP_LE: LANES(D = X <= Y); break; \
+        case BC_CMP_GT: LANES(D = X > Y); break;           case BC_CMP_GE: LANES(D = X >= Y); break; \
+        case BC_CMP_EQU: LANES(D = !(X < Y || X > Y)); break; case BC_CMP_NEU: LANES(D = X != Y); break; \
+        case BC_CMP_LTU: LANES(D = !(X >= Y)); break;      case BC_CMP_LEU: LANES(D = !(X > Y)); break; \
+        case BC_CMP_GTU: LANES(D = !(X <= Y)); break;      case BC_CMP_GEU: LANES(D = !(X < Y)); break; \
+        case BC_CMP_NUM: LANES(D = X == X && Y == Y); break; default: LANES(D = X != X || Y != Y); break; }
+        vmcase(SETP_F32)
+            if (FTZ) FCMP_SWITCH(f32(ftz32(A32)), f32(ftz32(B32)))
+            else FCMP_SWITCH(f32(A), f32(B))
+            vmnext
+        vmcase(SETP_F64) FCMP_SWITCH(f64(A), f64(B)) vmnext
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             LANES(D = fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
