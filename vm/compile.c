@@ -499,6 +499,11 @@ int cc_sreg(const char *s, int *comp)
     }
     for (size_t i = 0; i < sizeof sreg_names / sizeof *sreg_names; i++)
         if (strlen(sreg_names[i]) == n && !strncmp(sreg_names[i], s, n)) return (int)i;
+    if (!strncmp(s, "%envreg", 7) && s[7] >= '0' && s[7] <= '9') {   /* %envreg0..31: the number is the component */
+        char *e;
+        long v = strtol(s + 7, &e, 10);
+        if (!*e && v < 32) { *comp = (int)v; return BC_SR_ENVREG; }
+    }
     if (!strncmp(s, "%pm", 3) || !strncmp(s, "%envreg", 7)) return BC_SR_PM0;
     return -1;
 }

@@ -701,6 +701,8 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     case BC_SR_NCLUSTERID: case BC_SR_CLUSTER_NCTARANK: return 1;
     case BC_SR_CLUSTER_NCTAID: return comp == 0 ? 1 : 1;
     case BC_SR_IS_EXPLICIT_CLUSTER: return 0;
+    /* cooperative launch: %envreg1:%envreg2 = the grid-sync workspace (0 otherwise, as CUDA) */
+    case BC_SR_ENVREG: return comp == 1 ? L->grid_ws >> 32 : comp == 2 ? (uint32_t)L->grid_ws : 0;
     case BC_SR_RESERVED_SMEM: {
         uint64_t begin = L->shared_size - VM_RESERVED_SMEM;
         return comp == 0 ? begin : comp == 1 ? L->shared_size : comp == 2 ? VM_RESERVED_SMEM : begin + 8u * (unsigned)(comp - 3);

@@ -178,6 +178,24 @@ static vm_status check_limits(vm_launch *L)
     return VM_OK;
 }
 
+/* Points the fault at the first blocked lane of c. */
+static void point_at_blocked(vm_launch *L, vm_cta *c)
+{
+    for (int i = 0; i < c->nwarps; i++) {
+        vm_warp *w = &c->warps[i];
+        if (!w->live) continue;
+        int l = __builtin_ctz(w->live);
+        L->fault.pc = w->pc[l];
+        L->fault.warp = i;
+        L->fault.lane = l;
+        uint32_t lin = (uint32_t)i * BC_WARP + (uint32_t)l;
+        L->fault.tid[0] = lin % L->cfg.block[0];
+        L->fault.tid[1] = lin / L->cfg.block[0] % L->cfg.block[1];
+        L->fault.tid[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
+        break;
+    }
+}
+
 /* One round over the warps of the CTA in flight: each warp with ready
  * lanes issues one lane group.  Resumable: a pause (VM_PAUSED) leaves
  * next_warp on the paused warp. */
@@ -207,24 +225,94 @@ static vm_status cta_round(vm_launch *L, vm_cta *c)
         vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "no thread of block (%u,%u,%u) can proceed",
                                c->ctaid[0], c->ctaid[1], c->ctaid[2]);
         L->fault.report = warp_blocked_report(L, c);
-        for (int i = 0; i < c->nwarps; i++) {         /* point at the first blocked lane */
-            vm_warp *w = &c->warps[i];
-            if (!w->live) continue;
-            int l = __builtin_ctz(w->live);
-            L->fault.pc = w->pc[l];
-            L->fault.warp = i;
-            L->fault.lane = l;
-            uint32_t lin = (uint32_t)i * BC_WARP + (uint32_t)l;
-            L->fault.tid[0] = lin % L->cfg.block[0];
-            L->fault.tid[1] = lin / L->cfg.block[0] % L->cfg.block[1];
-            L->fault.tid[2] = lin / (L->cfg.block[0] * L->cfg.block[1]);
-            break;
-        }
+        point_at_blocked(L, c);
         return st;
     }
     L->turn_progress = 0;
     if ((++L->turns & 63) == 0) return check_limits(L);
     return VM_OK;
+}
+
+/* resident > 1: one round over the warps of CTA c, as cta_round, except that
+ * a CTA whose lanes all wait (no warp ready, none issued in the round) is
+ * marked stuck instead of failing: the launch deadlocks only when every CTA
+ * in flight is. */
+static vm_status cta_round_multi(vm_launch *L, vm_cta *c)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    int slice = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+    int any_ready = 0;
+    for (; L->next_warp < c->nwarps; L->next_warp++) {
+        vm_warp *w = &c->warps[L->next_warp];
+        uint32_t ready = w->live ? ready_lanes(w) : 0;
+        if (!ready) continue;
+        any_ready = 1;
+        uint32_t pc;
+        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
+        g &= ready;
+        if (!g) continue;
+        w->tick++;
+        for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+        vm_status st = vm_exec(L, c, w, g, pc, slice);
+        if (st) return st;
+        c->progress = 1;
+    }
+    L->next_warp = 0;
+    if (c->live_warps && !c->progress && !any_ready) c->stuck = 1;
+    c->progress = 0;
+    return VM_OK;
+}
+
+/* Every CTA in flight is stuck: the deadlock names each of them. */
+static vm_status deadlock_multi(vm_launch *L)
+{
+    char names[400] = "";
+    size_t n = 0;
+    int count = 0;
+    vm_cta *first = NULL;
+    char *rep = NULL;
+    size_t rlen = 0;
+    for (int i = 0; i < L->nres; i++) {
+        vm_cta *c = &L->ctas[i];
+        if (!c->live) continue;
+        if (!first) first = c;
+        count++;
+        if (n < sizeof names - 40)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s(%u,%u,%u)", n ? ", " : "", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+        else if (n < sizeof names - 4) n += (size_t)snprintf(names + n, sizeof names - n, ", ...");
+        char *r = warp_blocked_report(L, c);
+        char head[96];
+        int hl = snprintf(head, sizeof head, " block (%u,%u,%u):\n", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+        size_t add = (size_t)hl + (r ? strlen(r) : 0);
+        char *nr = realloc(rep, rlen + add + 1);
+        if (nr) {
+            rep = nr;
+            memcpy(rep + rlen, head, (size_t)hl);
+            if (r) memcpy(rep + rlen + hl, r, strlen(r));
+            rlen += add;
+            rep[rlen] = 0;
+        }
+        free(r);
+    }
+    vm_status st = vm_fail(L, first, NULL, -1, 0, VM_DEADLOCK, "no thread of %s %s can proceed (%d resident)",
+                           count > 1 ? "blocks" : "block", names, L->nres);
+    L->fault.report = rep;
+    point_at_blocked(L, first);
+    return st;
+}
+
+/* Whether the kernel (or a .func of the module) reads %envreg1 or %envreg2:
+ * the address of cooperative_groups' grid-sync workspace. */
+static int uses_grid_sync(const bc_module *m, int kernel)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        const bc_func *fn = &m->funcs[f];
+        if (f != kernel && fn->is_entry) continue;
+        for (uint32_t pc = fn->pc_begin; pc < fn->pc_end; pc++)
+            if (m->code[pc].op == OP_SREG && m->code[pc].imm == BC_SR_ENVREG && (m->code[pc].m1 == 1 || m->code[pc].m1 == 2))
+                return 1;
+    }
+    return 0;
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
@@ -290,37 +378,114 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     for (int i = 0; i < m->nconst_relocs; i++)
         L->consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
     L->const_bank = m->const_image;
-    if (cta_alloc(L, &L->cta)) {
-        cta_free(&L->cta);
-        free(L->consts);
-        free(L);
-        snprintf(fault->msg, sizeof fault->msg, "out of host memory for a block of %llu threads", (unsigned long long)nthreads);
+    /* a kernel that reads the grid-sync workspace pointer is launched cooperatively */
+    int coop = uses_grid_sync(m, kernel);
+    uint64_t res = L->cfg.resident > 0 ? (uint64_t)L->cfg.resident : 1;
+    if (coop && L->cfg.resident <= 0) {
+        if (L->nctas <= VM_COOP_AUTO) res = L->nctas;
+        else
+            snprintf(fault->msg, sizeof fault->msg, "kernel '%s' uses grid-wide sync (a cooperative launch): all %llu blocks "
+                     "must be resident at once; pass --resident %llu (set automatically up to %d blocks)",
+                     k->name, (unsigned long long)L->nctas, (unsigned long long)L->nctas, VM_COOP_AUTO);
+    } else if (coop && res < L->nctas)
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' uses grid-wide sync (a cooperative launch): all %llu blocks "
+                 "must be resident at once, --resident %llu is too few", k->name, (unsigned long long)L->nctas,
+                 (unsigned long long)res);
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L); return NULL; }
+    if (res > L->nctas) res = L->nctas;
+    L->nres = (int)res;
+    L->ctas = calloc((size_t)L->nres, sizeof *L->ctas);
+    int bad = !L->ctas;
+    for (int i = 0; i < L->nres && !bad; i++) {
+        bad = cta_alloc(L, &L->ctas[i]);
+        L->ctas[i].slot = i;
+    }
+    if (!bad && coop) {
+        /* cooperative_groups' grid_workspace { unsigned wsSize; unsigned barrier; } */
+        L->grid_ws = mem_alloc_bytes(mem, 8, "grid sync workspace");
+        uint32_t ws[2] = { 8, 0 };
+        if (L->grid_ws) mem_write(mem, L->grid_ws, ws, sizeof ws);
+        else bad = 1;
+    }
+    if (bad) {
+        vm_launch_free(L);
+        snprintf(fault->msg, sizeof fault->msg, "out of host memory for %d block(s) of %llu threads", (int)res, (unsigned long long)nthreads);
         fault->status = VM_ERROR;
         return NULL;
     }
-    L->cur_cta = &L->cta;
+    L->cur_cta = &L->ctas[0];
     return L;
+}
+
+/* Starts the next block of the launch order in slot c. */
+static void cta_start(vm_launch *L, vm_cta *c)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
+    L->next_cta++;
+    cta_reset(L, c, b);
+    c->live = 1;
+    c->stuck = c->progress = 0;
+    L->next_warp = 0;
+    L->turn_progress = 0;
+    if (H && H->cta_begin) H->cta_begin(H->ctx, L, c);
+}
+
+/* resident > 1: rounds over the slots, a turn of each CTA in slot order;
+ * a slot that is free when its turn comes takes the next block.  Resumable
+ * at (cur_slot, next_warp). */
+static vm_status step_multi(vm_launch *L)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    while (!L->finished) {
+        for (; L->cur_slot < L->nres; L->cur_slot++) {
+            vm_cta *c = &L->ctas[L->cur_slot];
+            if (!c->live) {
+                if (L->next_cta >= L->nctas) continue;
+                cta_start(L, c);
+            }
+            if (c->stuck) continue;
+            L->cur_cta = c;
+            vm_status st = cta_round_multi(L, c);
+            if (st) return st;
+            if (!c->live_warps) {
+                c->live = 0;
+                if (H && H->cta_end) H->cta_end(H->ctx, L, c);
+                st = check_limits(L);
+                if (st) return st;
+            }
+        }
+        L->cur_slot = 0;
+        int live = 0, stuck = 0;
+        for (int i = 0; i < L->nres; i++) {
+            live += L->ctas[i].live;
+            stuck += L->ctas[i].live && L->ctas[i].stuck;
+        }
+        if (!live && L->next_cta >= L->nctas) { L->finished = 1; break; }
+        if (live && stuck == live && (live == L->nres || L->next_cta >= L->nctas)) return deadlock_multi(L);
+        if ((++L->turns & 63) == 0) {
+            vm_status st = check_limits(L);
+            if (st) return st;
+        }
+    }
+    return VM_OK;
 }
 
 vm_status vm_launch_step(vm_launch *L)
 {
+    if (L->nres > 1) return step_multi(L);
     const vm_hooks *H = L->cfg.hooks;
+    vm_cta *c = &L->ctas[0];
     while (!L->finished) {
-        if (!L->cta_live) {
+        if (!c->live) {
             if (L->next_cta >= L->nctas) { L->finished = 1; break; }
-            uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
-            L->next_cta++;
-            cta_reset(L, &L->cta, b);
-            L->cta_live = 1;
-            L->next_warp = 0;
-            L->turn_progress = 0;
-            if (H && H->cta_begin) H->cta_begin(H->ctx, L, &L->cta);
+            cta_start(L, c);
         }
-        vm_status st = cta_round(L, &L->cta);
+        vm_status st = cta_round(L, c);
         if (st) return st;
-        if (!L->cta.live_warps) {
-            L->cta_live = 0;
-            if (H && H->cta_end) H->cta_end(H->ctx, L, &L->cta);
+        if (!c->live_warps) {
+            c->live = 0;
+            if (H && H->cta_end) H->cta_end(H->ctx, L, c);
             st = check_limits(L);
             if (st) return st;
         }
@@ -328,10 +493,36 @@ vm_status vm_launch_step(vm_launch *L)
     return VM_OK;
 }
 
+vm_cta *vm_launch_find_cta(vm_launch *L, uint64_t linear)
+{
+    for (int i = 0; i < L->nres; i++)
+        if (L->ctas[i].live && L->ctas[i].linear == linear) return &L->ctas[i];
+    return NULL;
+}
+
+int vm_launch_cta_started(const vm_launch *L, uint64_t linear)
+{
+    if (linear >= L->nctas) return 0;
+    /* the launch position i of block `linear` = a^-1 (linear - b) mod n */
+    uint64_t n = L->nctas, a = L->cta_a % n;
+    __int128 t = 0, nt = 1, r = (__int128)n, nr = (__int128)a;
+    while (nr) {
+        __int128 q = r / nr, x;
+        x = t - q * nt; t = nt; nt = x;
+        x = r - q * nr; r = nr; nr = x;
+    }
+    if (t < 0) t += n;
+    uint64_t d = (linear + n - L->cta_b % n) % n;
+    uint64_t i = (uint64_t)(((unsigned __int128)d * (unsigned __int128)(uint64_t)t) % n);
+    return i < L->next_cta;
+}
+
 void vm_launch_free(vm_launch *L)
 {
     if (!L) return;
-    cta_free(&L->cta);
+    for (int i = 0; L->ctas && i < L->nres; i++) cta_free(&L->ctas[i]);
+    free(L->ctas);
+    if (L->grid_ws) mem_free(L->mem, L->grid_ws);
     free(L->consts);
     free(L->fault.report);
     free(L);

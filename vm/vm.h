@@ -2,8 +2,9 @@
  * set of warps, each warp 32 lanes with their own program counters
  * (independent thread scheduling).
  *
- * Ownership: a vm_launch owns its CTA state (registers, shared and local
- * memory, call stacks) and frees each CTA when it finishes; it borrows the
+ * Ownership: a vm_launch owns the state of its CTA slots (registers, shared
+ * and local memory, call stacks; one slot per resident CTA, reused as blocks
+ * finish); it borrows the
  * bc_module and the global mem_space, which must outlive it.  Library code:
  * nothing here prints or exits — every stop is a vm_status plus vm_fault.
  */
@@ -82,6 +83,10 @@ typedef struct vm_cta {
     uint32_t live_warps;       /* warps with a live lane */
     uint8_t *shared;
     vm_barrier bar[VM_NBAR];
+    int slot;                  /* index in vm_launch.ctas */
+    int live;                  /* the slot holds a block that has not finished */
+    int stuck;                 /* resident > 1: no lane can ever proceed again */
+    int progress;              /* resident > 1: some warp issued in this round */
 } vm_cta;
 
 typedef struct vm_launch vm_launch;
@@ -139,7 +144,16 @@ typedef struct vm_config {
     struct rt_ffi *ffi;        /* host libraries for .extern functions, or NULL */
     uint64_t cta_order_seed;   /* 0: CTAs in linear order; else a seeded permutation */
     int slice;                 /* instructions per turn (0: default) */
+    /* CTAs in flight at once.  0: one (CTAs one after another), except that a
+     * kernel using grid-wide sync (cooperative_groups::this_grid().sync(),
+     * which reads the workspace pointer from %envreg1/%envreg2) is launched
+     * cooperatively with the whole grid resident when it has at most
+     * VM_COOP_AUTO blocks.  N > 1: up to N blocks in flight, a turn of each in
+     * slot order, the next block (in the usual order) starting as one ends. */
+    int resident;
 } vm_config;
+
+#define VM_COOP_AUTO 64
 
 #define VM_DEFAULT_LOCAL (16u << 10)
 /* shared memory reserved for the system after the user's (as sm_90 does):
@@ -165,10 +179,11 @@ struct vm_launch {
     uint64_t global_base;      /* module .global image placement */
     double start_time;
     uint64_t rng;
-    vm_cta *cur_cta;
-    vm_cta cta;                /* the CTA in flight */
+    vm_cta *cur_cta;           /* the CTA whose warps are issuing */
+    vm_cta *ctas;              /* the CTA slots: nres blocks in flight at most */
+    int nres;
+    int cur_slot;              /* resident > 1: the slot visited in this round */
     uint64_t next_cta;         /* CTAs started so far */
-    int cta_live;              /* cta holds a block that has not finished */
     int next_warp;             /* round-robin position */
     int turn_progress;         /* some warp issued in this round */
     unsigned turns;
@@ -177,6 +192,7 @@ struct vm_launch {
     uint64_t gc_base, gc_size; /* the global allocation last hit (gc_size 0: none) */
     uint8_t *gc_host;
     int stop_requested;
+    uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
 };
 
 /* Places the module's variables in mem (once per module per mem_space):
@@ -195,6 +211,10 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
  * deadlock, limit) or a step hook pauses it (VM_PAUSED). */
 vm_status vm_launch_step(vm_launch *L);
 void vm_launch_free(vm_launch *L);
+/* The in-flight CTA running block `linear`, or NULL. */
+vm_cta *vm_launch_find_cta(vm_launch *L, uint64_t linear);
+/* Whether block `linear` has started (in flight or finished). */
+int vm_launch_cta_started(const vm_launch *L, uint64_t linear);
 
 /* Resolves a generic address for lane `lane`: the space and the address
  * within it (as for the access hook). */
