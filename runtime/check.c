@@ -260,7 +260,26 @@ typedef struct ck {
     int ran_activemask;
     int pauses;                  /* consecutive pauses at aligned barriers */
     const uint8_t *sem;          /* per pc: SEM_* of release/acquire accesses, or NULL */
+    /* resident > 1: the per-CTA fields above of each CTA slot; the fields of
+     * slot `cur` live in this struct, the others in slots[] */
+    struct ck *slots;
+    int nslots, cur;
 } ck;
+
+/* The fields that belong to the CTA in flight (threads, barriers, shared shadow). */
+#define CK_CTA_FIELDS(X) X(cta) X(ctaid) X(t) X(pend) X(bar_done_step) X(bar_join) X(bar_seen) X(bar_nseen) \
+    X(bar_count) X(sh) X(sh_written) X(sh_sync) X(sh_locs) X(nsh_locs) X(capsh_locs) X(pauses)
+#define CK_COPY(f) memcpy(&to->f, &from->f, sizeof to->f);
+static void ck_copy_cta(struct ck *to, const struct ck *from) { CK_CTA_FIELDS(CK_COPY) }
+
+/* Makes CTA slot `slot`'s state the current one (resident > 1). */
+static inline void ck_switch(ck *C, int slot)
+{
+    if (!C->slots || slot == C->cur) return;
+    ck_copy_cta(&C->slots[C->cur], C);
+    ck_copy_cta(C, &C->slots[slot]);
+    C->cur = slot;
+}
 
 static void thread_coords(const ck *C, uint32_t lin, uint32_t tid[3])
 {
@@ -339,6 +358,13 @@ static void cta_reset_state(ck *C)
 static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
 {
     ck *C = ctx;
+    if (L->nres > 1 && !C->slots) {          /* each slot keeps its own state: nothing is reset by another CTA */
+        C->slots = calloc((size_t)L->nres, sizeof *C->slots);
+        if (!C->slots) abort();
+        C->nslots = L->nres;
+        C->cur = 0;
+    }
+    ck_switch(C, cta->slot);
     if (!C->t) {
         C->n = L->nthreads;
         C->nwarps = L->nwarps;
@@ -644,6 +670,7 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
                      int size, int flags)
 {
     ck *C = ctx;
+    ck_switch(C, cta->slot);
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
     C->seq++;
@@ -686,7 +713,8 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
 static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     ck *C = ctx;
-    (void)L; (void)cta; (void)pc;
+    (void)L; (void)pc;
+    ck_switch(C, cta->slot);
     C->seq++;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)__builtin_ctz(mm);
@@ -735,7 +763,7 @@ static void call_frames(ck *C, vm_launch *L, vm_warp *w, uint32_t lanes, const b
 static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     ck *C = ctx;
-    (void)cta;
+    ck_switch(C, cta->slot);
     C->steps++;
     const bc_insn *I = &L->code[pc];
     if (I->op == OP_ACTIVEMASK) C->ran_activemask = 1;
@@ -863,6 +891,7 @@ static void coll_suspects(ck *C, vm_launch *L, vm_warp *w, uint32_t P)
 static void h_sync(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, int id)
 {
     ck *C = ctx;
+    ck_switch(C, cta->slot);
     if (id >= 0) {
         if (C->bar_done_step[id] != C->steps || !C->bar_join[id]) {
             barrier_complete(C, L, cta, id);
@@ -902,7 +931,7 @@ static void h_misuse(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
                      const char *msg)
 {
     ck *C = ctx;
-    (void)cta;
+    ck_switch(C, cta->slot);
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     const bc_insn *I = &L->code[pc];
     chk_kind k = !strcmp(kind, "mask") ? CHK_MASK : CHK_BARRIER;
@@ -1128,7 +1157,7 @@ static int classify_end(ck *C, const rt_run_result *rr)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-static void ck_free(ck *C)
+static void ck_free_cta(ck *C)
 {
     cta_reset_state(C);
     free(C->t);
@@ -1139,6 +1168,16 @@ static void ck_free(ck *C)
     free(C->bar_seen);
     wtab_free(&C->sh_sync);
     free(C->sh_locs);
+}
+
+static void ck_free(ck *C)
+{
+    for (int i = 0; i < C->nslots; i++) {
+        ck_switch(C, i);
+        ck_free_cta(C);
+    }
+    if (!C->slots) ck_free_cta(C);
+    free(C->slots);
     wtab_free(&C->gl);
     free(C->gl_pool);
     for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
@@ -1232,6 +1271,7 @@ int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags
         ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
         ro.libs = o->libs;
         ro.nlibs = o->nlibs;
+        ro.resident = o->resident;
         ro.module = r->mod;      /* parsed and compiled once for all schedules */
         rt_run_result rr;
         int code = rt_run_case(c, &ro, 0, &rr, diags);

@@ -60,6 +60,7 @@ typedef struct chk_opts {
     double timeout;              /* seconds per schedule; 0: default */
     const char *const *libs;     /* --load libraries for .extern functions */
     int nlibs;
+    int resident;                /* vm_config.resident: CTAs in flight (0: default) */
 } chk_opts;
 
 #define CHK_DEFAULT_SCHEDULES 12

@@ -80,7 +80,7 @@ struct dbg_session {
     uint32_t start_depth;
     /* the paused group */
     int paused;
-    int pwarp;
+    int pwarp, pslot;            /* warp and CTA slot of the paused group */
     uint32_t pgroup, ppc;
     int resume_pending, skip_once;
     vm_warp *cur_w;              /* the group issuing now (from pick) */
@@ -176,11 +176,16 @@ static uint32_t nthreads(const dbg_session *s)
     return n;
 }
 
-/* The CTA in flight, if it is the focused one. */
+/* The focused CTA, if it is in flight. */
 static vm_cta *focus_cta(const dbg_session *s)
 {
-    if (!s->L || !s->L->cta_live || s->L->cta.linear != s->fcta) return NULL;
-    return &s->L->cta;
+    return s->L ? vm_launch_find_cta(s->L, s->fcta) : NULL;
+}
+
+/* Whether CTA lin has finished (it is not in flight but has started). */
+static int cta_finished(const dbg_session *s, uint64_t lin)
+{
+    return s->L->nres > 1 ? vm_launch_cta_started(s->L, lin) : lin < s->L->next_cta;
 }
 
 static vm_warp *focus_warp(const dbg_session *s)
@@ -273,7 +278,7 @@ static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint
     uint32_t g = 0;
     if (s->resume_pending) {
         s->resume_pending = 0;
-        if (w->id == s->pwarp) {
+        if (w->id == s->pwarp && cta->slot == s->pslot) {
             for (uint32_t mm = ready & s->pgroup; mm; mm &= mm - 1)
                 if (w->pc[__builtin_ctz(mm)] == s->ppc) g |= 1u << __builtin_ctz(mm);
             if (g) {
@@ -393,9 +398,9 @@ static int do_stop(dbg_session *s, int why, vm_cta *cta, vm_warp *w, uint32_t gr
     s->stop = why;
     s->paused = 1;
     s->pwarp = w->id;
+    s->pslot = cta->slot;
     s->pgroup = group;
     s->ppc = pc;
-    (void)cta;
     return 1;
 }
 
@@ -483,6 +488,7 @@ dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, 
     }
     s->ro.libs = o->libs;
     s->ro.nlibs = o->nlibs;
+    s->ro.resident = o->resident;
     s->hooks.ctx = s;
     s->hooks.pick = hook_pick;
     s->hooks.step = hook_step;
@@ -580,7 +586,10 @@ static void report_watch(dbg_session *s)
     const uint8_t *p = NULL;
     uint64_t n = (uint64_t)b->wsize;
     if (b->space == BC_SP_GLOBAL) p = mem_xlate(&s->P.dev.mem, b->addr, n);
-    else if (s->L && s->L->cta_live) p = vm_xlate(s->L, &s->L->cta, &s->L->cta.warps[0], 0, BC_SP_SHARED, b->addr, n, 0);
+    else if (s->L) {
+        vm_cta *wc = vm_launch_find_cta(s->L, s->w_cta);
+        if (wc) p = vm_xlate(s->L, wc, &wc->warps[0], 0, BC_SP_SHARED, b->addr, n, 0);
+    }
     if (p) memcpy(&nv, p, (size_t)n);
     b->hits++;
     int wr = (s->w_flags & VM_ACC_WRITE) && b->wkind != WATCH_READ;
@@ -615,7 +624,7 @@ static void resume(dbg_session *s)
     s->st = vm_launch_step(s->L);
     s->want_cta = 0;
     if (s->st == VM_PAUSED) {
-        vm_cta *cta = &s->L->cta;
+        vm_cta *cta = &s->L->ctas[s->pslot];
         vm_warp *w = &cta->warps[s->pwarp];
         switch (s->stop) {
         case STOP_BP: {
@@ -671,7 +680,7 @@ static void resume(dbg_session *s)
     }
     vm_fault *f = &s->L->fault;
     if (f->warp >= 0) {
-        s->fcta = s->L->cta.linear;
+        s->fcta = f->cta[0] + (uint64_t)s->L->cfg.grid[0] * (f->cta[1] + (uint64_t)s->L->cfg.grid[1] * f->cta[2]);
         s->fwarp = f->warp;
         s->flane = f->lane >= 0 ? f->lane : 0;
     }
@@ -743,7 +752,7 @@ static vm_warp *need_focus_lane(dbg_session *s)
     tid_of(s, s->fwarp, s->flane, t);
     if (!w) {
         say(s, "CTA (%u,%u,%u) is not running%s.\n", c[0], c[1], c[2],
-            s->fcta < s->L->next_cta ? " (it has finished)" : " (it has not started)");
+            cta_finished(s, s->fcta) ? " (it has finished)" : " (it has not started)");
         return NULL;
     }
     if (!((w->live >> s->flane) & 1)) { say(s, "Thread (%u,%u,%u) has exited.\n", t[0], t[1], t[2]); return NULL; }
@@ -985,8 +994,13 @@ static const uint8_t *mem_at(dbg_session *s, vm_warp *w, int lane, int space, ui
     uint64_t ra = addr;
     if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &rs, &ra);
     if (rs == BC_SP_GLOBAL) return mem_xlate(&s->P.dev.mem, ra, n);
-    if (!inspectable(s) || !s->L->cta_live) return NULL;
-    vm_cta *cta = &s->L->cta;
+    if (!inspectable(s)) return NULL;
+    vm_cta *cta = NULL;
+    for (int i = 0; i < s->L->nres && !cta; i++)      /* the CTA that owns w, else the focused one */
+        if (s->L->ctas[i].live && (w ? w >= s->L->ctas[i].warps && w < s->L->ctas[i].warps + s->L->ctas[i].nwarps
+                                     : s->L->ctas[i].linear == s->fcta)) cta = &s->L->ctas[i];
+    if (!cta && !w && s->L->cur_cta->live) cta = s->L->cur_cta;
+    if (!cta) return NULL;
     if (!w) w = &cta->warps[0];
     return vm_xlate(s->L, cta, w, lane, rs, ra, n, 0);
 }
@@ -1693,7 +1707,8 @@ static void cmd_focus(dbg_session *s, const char *arg)
         s->fcta = lin;
         s->want_cta = 0;
         if (s->L && !s->ended && !focus_cta(s)) {
-            if (lin < s->L->next_cta) { say(s, "CTA (%u,%u,%u) has finished (CTAs run one at a time, in linear order).\n", c[0], c[1], c[2]); }
+            if (s->L->nres > 1 && cta_finished(s, lin)) say(s, "CTA (%u,%u,%u) has finished.\n", c[0], c[1], c[2]);
+            else if (cta_finished(s, lin)) { say(s, "CTA (%u,%u,%u) has finished (CTAs run one at a time, in linear order).\n", c[0], c[1], c[2]); }
             else { s->want_cta = 1; say(s, "CTA (%u,%u,%u) has not started; continue stops when it starts.\n", c[0], c[1], c[2]); }
         } else if (!s->L) s->want_cta = lin != 0;
     } else if (!strcmp(what, "thread")) {
@@ -1867,6 +1882,14 @@ static void info_warps(dbg_session *s)
 {
     vm_cta *cta = inspectable(s) ? focus_cta(s) : NULL;
     if (!cta) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    if (s->L->nres > 1) {              /* the CTAs in flight; * marks the focused one */
+        say(s, "CTAs in flight (%d resident):", s->L->nres);
+        for (int i = 0; i < s->L->nres; i++) {
+            const vm_cta *o = &s->L->ctas[i];
+            if (o->live) say(s, " %s(%u,%u,%u)%s", o == cta ? "*" : "", o->ctaid[0], o->ctaid[1], o->ctaid[2], o->stuck ? " blocked" : "");
+        }
+        say(s, "\n");
+    }
     say(s, "CTA (%u,%u,%u): %d warp%s\n", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], cta->nwarps, cta->nwarps == 1 ? "" : "s");
     for (int wi = 0; wi < cta->nwarps; wi++) {
         vm_warp *w = &cta->warps[wi];

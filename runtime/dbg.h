@@ -27,6 +27,7 @@ typedef struct dbg_opts {
     int adversarial;            /* split lane groups with a seeded RNG */
     const char *const *libs;    /* --load libraries */
     int nlibs;
+    int resident;               /* vm_config.resident: CTAs in flight (0: default) */
 } dbg_opts;
 
 /* Loads the case's module and prepares (but does not start) its launch.

@@ -181,6 +181,7 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     cfg.local_size = o->local_size;
     cfg.cta_order_seed = o->cta_order_seed;
     cfg.slice = o->slice;
+    cfg.resident = o->resident;
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
     if (r->has_stats) rt_memstats_finish(&r->stats);
     code = r->fault.bad_launch ? PTXEMU_EXIT_USAGE : ptxemu_exit_code(r->status);
@@ -275,6 +276,7 @@ int rt_prepare_launch(const rt_case *c, const rt_run_opts *o, rt_prepared *p, ch
     cfg->hooks = o->hooks;
     cfg->ffi = p->ffi;
     cfg->local_size = o->local_size;
+    cfg->resident = o->resident;
     return PTXEMU_EXIT_OK;
 }
 
