@@ -1,7 +1,7 @@
 /* debug.c — `ptxemu debug`: the command loop around runtime/dbg.c.
  *
  *   ptxemu debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S]
- *                [--schedule hw|adversarial] [--echo] [--load LIB.so]
+ *                [--schedule hw|adversarial] [--echo] [--load LIB.so] [--resident N]
  *
  * With a terminal on stdin (and no -x) it prompts and edits lines with
  * readline (history included); otherwise it reads the same commands from
@@ -81,7 +81,7 @@ int tool_cmd_debug(int argc, char **argv)
 {
     if (argc < 1) {
         fputs("usage: ptxemu debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] "
-              "[--schedule hw|adversarial] [--echo]\n", stderr);
+              "[--schedule hw|adversarial] [--echo] [--resident N]\n", stderr);
         return PTXEMU_EXIT_USAGE;
     }
     /* -x has one dash, so the inline launch arguments would take it: pull it out first */
@@ -111,6 +111,7 @@ int tool_cmd_debug(int argc, char **argv)
             else if (!strcmp(v, "adversarial")) o.adversarial = 1;
             else { fprintf(stderr, "ptxemu: --schedule hw|adversarial\n"); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
         } else if (!strcmp(a, "--load")) { if (o.nlibs < 16) libs[o.nlibs++] = v; }
+        else if (!strcmp(a, "--resident")) o.resident = atoi(v);
         else { fprintf(stderr, "ptxemu: unknown option %s\n", a); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
         i++;
     }

@@ -24,6 +24,8 @@ static void usage(FILE *f)
     fputs("usage: ptxemu COMMAND ...\n"
           "\n"
           "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats] [--time]\n"
+          "      [--resident N]  keep N blocks in flight at once (inter-block waits; default 1,\n"
+          "      or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
           "  run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] ARG...\n"
           "      ARG is a kernel parameter, in order:\n"
           "        u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
@@ -31,13 +33,13 @@ static void usage(FILE *f)
           "        NAME=zero:BYTES                        a zero-filled buffer\n"
           "        NAME=fill:BYTES:BYTEVALUE              a buffer with every byte set\n"
           "      buffers are passed as pointers; --dump NAME=PATH writes one after the launch.\n"
-          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats]\n"
+          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats] [--resident N]\n"
           "      runs every case file under the paths; prints one line per case, then\n"
           "      'N passed, N failed'.  --stats also compares expect-stat lines (memory\n"
           "      statistics counted from PTX-level accesses, see README).\n"
           "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
-          "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH]\n"
-          "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial]\n"
+          "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH] [--resident N]\n"
+          "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial] [--resident N]\n"
           "\n"
           "exit status: 0 ok, 1 mismatch or findings, 2 usage, 3 PTX error, 4 fault/trap/assert,\n"
           "5 deadlock, 6 time or instruction limit\n", f);
@@ -148,6 +150,7 @@ static int parse_common(const char *a, const char *v, rt_run_opts *o, const char
     else if (!strcmp(a, "--seed")) o->seed = strtoull(v, NULL, 0);
     else if (!strcmp(a, "--stack")) o->local_size = (uint32_t)strtoul(v, NULL, 0);
     else if (!strcmp(a, "--load")) { if (*nlibs < 16) libs[(*nlibs)++] = v; }
+    else if (!strcmp(a, "--resident")) o->resident = atoi(v);
     else return -1;
     return 0;
 }

@@ -82,6 +82,7 @@ static double now(void)
 
 /* The child: runs one case and writes "P" or "F<reason>" to fd. */
 static int g_stats;   /* --stats: compare expect-stat lines too */
+static int g_resident;   /* --resident N: blocks in flight */
 
 static void child(const tcase *t, double timeout, int fd)
 {
@@ -97,6 +98,7 @@ static void child(const tcase *t, double timeout, int fd)
         memset(&o, 0, sizeof o);
         o.timeout = timeout;
         o.memstats = g_stats;
+        o.resident = g_resident;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
@@ -165,6 +167,7 @@ int tool_cmd_test(int argc, char **argv)
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "-v")) verbose = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
+        else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
         else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
         else {
             struct stat st;
