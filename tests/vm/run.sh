@@ -4,6 +4,7 @@
 #   vm cases       build/ptxemu test tests/vm/cases (instruction-level cases, H200 goldens)
 #   coverage       tests/vm/coverage.sh (every opcode of vm/ops.def used by some test)
 #   ffi            tests/vm/ffi.sh (.extern functions called on the host through libffi)
+#   resident       tests/vm/resident.sh (--resident N, cooperative launches with grid-wide sync)
 # Each suite prints its own lines and "N passed, N failed"; the last line of this
 # script is ONE "N passed, N failed" summing them (tests/run.sh reads only that one).
 set -u
@@ -38,5 +39,6 @@ suite "opcode table" build_test_ops
 suite "vm cases" build/ptxemu test tests/vm/cases
 suite "opcode coverage" bash tests/vm/coverage.sh
 suite "ffi" bash tests/vm/ffi.sh
+suite "resident" bash tests/vm/resident.sh
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
