@@ -130,7 +130,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
 /* ---- scheduling ---------------------------------------------------------------- */
 
 /* The default choice: lowest pc, unless a lane has waited too long. */
-static uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
+static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
 {
     /* every ready lane at one pc (the common case): both rules pick that group */
     uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
@@ -237,7 +237,7 @@ static vm_status cta_round(vm_launch *L, vm_cta *c)
  * a CTA whose lanes all wait (no warp ready, none issued in the round) is
  * marked stuck instead of failing: the launch deadlocks only when every CTA
  * in flight is. */
-static vm_status cta_round_multi(vm_launch *L, vm_cta *c)
+static __attribute__((noinline)) vm_status cta_round_multi(vm_launch *L, vm_cta *c)
 {
     const vm_hooks *H = L->cfg.hooks;
     int slice = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
