@@ -23,6 +23,247 @@ static inline uint32_t out32(double v, int ftz)
     return ftz ? ftz32(u) : u;
 }
 
+
+/* ---- MUFU table interpolation (bit-exact with sm_90, see tests/fp/README.md)
+ * Each function splits the significand into a segment index (the high bits)
+ * and an offset x (the low 16 or 17 bits) and evaluates, in integers,
+ *     V = D[idx] + B[idx]*x + C[idx]*sq(x)       (then a right shift)
+ * where sq() is the hardware's truncated squarer.  This is the structure of
+ * NVIDIA's SFU since Tesla (Oberman & Siu, "A high-performance area-efficient
+ * multifunction interpolator", ARITH 2005; envytools documents it for G80).
+ * The coefficients below were fitted by tests/fp/mufu_fit.c to exhaustive
+ * H200 recordings (tests/fp/gpu_approx_record.cu) so that every recorded
+ * output is reproduced; D already holds the rounding constant. */
+typedef struct { int64_t d; int32_t b, c; } mufu_seg;
+static const mufu_seg mufu_rcp_tab[128] = {
+    {0x80000007e7ll, -65534, 1013}, {0x7f01fc47e7ll, -64522, 989}, {0x7e07e0c7e7ll, -63533, 966},
+    {0x7d1196a7e7ll, -62567, 945}, {0x7c1f07c7e7ll, -61622, 923}, {0x7b301f07e7ll, -60699, 902},
+    {0x7a44c707e6ll, -59797, 883}, {0x795ceb47e7ll, -58914, 863}, {0x78787887e7ll, -58051, 845},
+    {0x77975bc7e7ll, -57207, 827}, {0x76b98227e7ll, -56381, 809}, {0x75ded967e7ll, -55572, 791},
+    {0x750750a7e7ll, -54781, 774}, {0x7432d687e7ll, -54007, 758}, {0x73615a67e7ll, -53249, 742},
+    {0x7292cc47e7ll, -52507, 727}, {0x71c71ca7e7ll, -51780, 711}, {0x70fe3c47e4ll, -51068, 696},
+    {0x70381c47e7ll, -50371, 682}, {0x6f74ae47e6ll, -49688, 669}, {0x6eb3e467e7ll, -49019, 656},
+    {0x6df5b127e7ll, -48363, 642}, {0x6d3a06e7e7ll, -47721, 631}, {0x6c80d947e7ll, -47091, 618},
+    {0x6bca1b27e7ll, -46473, 605}, {0x6b15c0c7e4ll, -45868, 594}, {0x6a63bdc7e6ll, -45274, 582},
+    {0x69b406c7e4ll, -44692, 572}, {0x690690c7e6ll, -44121, 561}, {0x685b5027e6ll, -43560, 549},
+    {0x67b23aa7e7ll, -43011, 540}, {0x670b4567e7ll, -42471, 529}, {0x666666a7e7ll, -41942, 519},
+    {0x65c39427e7ll, -41423, 510}, {0x6522c407e7ll, -40913, 501}, {0x6483ed67e6ll, -40412, 490},
+    {0x63e70667e7ll, -39921, 482}, {0x634c0687e7ll, -39439, 474}, {0x62b2e487e7ll, -38965, 465},
+    {0x621b9827e7ll, -38500, 457}, {0x618618a7e7ll, -38043, 449}, {0x60f25e27e7ll, -37594, 441},
+    {0x606060a7e7ll, -37153, 433}, {0x5fd01847e6ll, -36720, 426}, {0x5f417d47e6ll, -36294, 418},
+    {0x5eb48867e4ll, -35876, 412}, {0x5e293247e7ll, -35464, 403}, {0x5d9f73c7e7ll, -35060, 397},
+    {0x5d174627e7ll, -34663, 390}, {0x5c90a227e7ll, -34272, 383}, {0x5c0b8187e7ll, -33888, 377},
+    {0x5b87de07e7ll, -33511, 371}, {0x5b05b0a7e6ll, -33140, 366}, {0x5a84f387e6ll, -32774, 358},
+    {0x5a05a087e7ll, -32415, 353}, {0x5987b1c7e6ll, -32062, 348}, {0x590b21a7e7ll, -31714, 341},
+    {0x588fea47e7ll, -31373, 337}, {0x581605c7e6ll, -31036, 331}, {0x579d6f07e7ll, -30705, 326},
+    {0x572620e7e7ll, -30379, 320}, {0x56b01607e6ll, -30059, 316}, {0x563b4927e7ll, -29743, 310},
+    {0x55c7b527e6ll, -29432, 305}, {0x55555587e7ll, -29127, 302}, {0x54e42587e7ll, -28826, 297},
+    {0x54742007e7ll, -28529, 291}, {0x54054087e7ll, -28237, 287}, {0x539782e7e7ll, -27950, 283},
+    {0x532ae247e7ll, -27667, 279}, {0x52bf5ac7e6ll, -27388, 274}, {0x5254e7e7e7ll, -27114, 271},
+    {0x51eb8567e7ll, -26843, 266}, {0x51832f67e6ll, -26577, 263}, {0x511be1c7e6ll, -26314, 258},
+    {0x50b598c7e0ll, -26056, 256}, {0x505050a7e7ll, -25801, 251}, {0x4fec0547e6ll, -25550, 248},
+    {0x4f88b347e7ll, -25302, 243}, {0x4f2656c7e6ll, -25058, 240}, {0x4ec4ec87e7ll, -24818, 237},
+    {0x4e647107e7ll, -24581, 233}, {0x4e04e0a7e7ll, -24348, 231}, {0x4da63827e7ll, -24117, 226},
+    {0x4d487427e7ll, -23890, 223}, {0x4ceb91a7e7ll, -23667, 222}, {0x4c8f8d67e6ll, -23446, 218},
+    {0x4c346447e6ll, -23228, 214}, {0x4bda1347e6ll, -23014, 212}, {0x4b809767e6ll, -22802, 208},
+    {0x4b27ed67e7ll, -22593, 205}, {0x4ad01307e4ll, -22388, 204}, {0x4a7904e7e7ll, -22184, 199},
+    {0x4a22c087e7ll, -21984, 197}, {0x49cd4327e6ll, -21787, 196}, {0x49788a07e6ll, -21592, 193},
+    {0x49249287e7ll, -21399, 189}, {0x48d15a27e7ll, -21209, 186}, {0x487ede67e6ll, -21022, 184},
+    {0x482d1c67e7ll, -20837, 182}, {0x47dc1247e7ll, -20655, 180}, {0x478bbd27e7ll, -20475, 178},
+    {0x473c1ae7e7ll, -20297, 175}, {0x46ed2947e7ll, -20122, 173}, {0x469ee5c7e7ll, -19949, 171},
+    {0x46514e27e6ll, -19778, 169}, {0x46046087e7ll, -19609, 166}, {0x45b81a67e7ll, -19443, 165},
+    {0x456c79c7e7ll, -19278, 161}, {0x45217c87e4ll, -19116, 160}, {0x44d72087e7ll, -18956, 159},
+    {0x448d63e7e7ll, -18797, 155}, {0x44444487e7ll, -18641, 154}, {0x43fbc087e7ll, -18487, 153},
+    {0x43b3d5e7e6ll, -18334, 150}, {0x436c8307e7ll, -18184, 149}, {0x4325c587e7ll, -18035, 147},
+    {0x42df9be7e7ll, -17888, 145}, {0x429a0487e5ll, -17743, 143}, {0x4254fd07e7ll, -17600, 143},
+    {0x42108467e6ll, -17458, 140}, {0x41cc9887e6ll, -17318, 138}, {0x418937a7e7ll, -17180, 137},
+    {0x41466027e7ll, -17043, 135}, {0x41041087e7ll, -16908, 133}, {0x40c24727e7ll, -16775, 132},
+    {0x40810227e7ll, -16643, 131}, {0x40404067e7ll, -16513, 130},
+};
+static const mufu_seg mufu_rsq_tab[128] = {
+    {0xffffffbffell, -65531, 754}, {0xfe05ebbffcll, -64024, 725}, {0xfc17643fffll, -62575, 698},
+    {0xfa33f93fffll, -61179, 672}, {0xf85b427ffell, -59835, 648}, {0xf68cdbbfffll, -58539, 625},
+    {0xf4c866bfffll, -57289, 603}, {0xf30d89bfffll, -56083, 582}, {0xf15bef3fffll, -54919, 562},
+    {0xefb344fffell, -53794, 543}, {0xee133d7ffcll, -52708, 526}, {0xec7b903fffll, -51657, 508},
+    {0xeaebf4ffffll, -50641, 492}, {0xe96429fffell, -49658, 476}, {0xe7e3ed3ffell, -48706, 461},
+    {0xe66b027ff8ll, -47784, 446}, {0xe4f92dffffll, -46891, 433}, {0xe38e393ffell, -46026, 420},
+    {0xe229ec7ffell, -45186, 407}, {0xe0cc15bffcll, -44372, 395}, {0xdf7482fffell, -43582, 383},
+    {0xde2304bfffll, -42815, 372}, {0xdcd76dbfffll, -42071, 362}, {0xdb9192bffcll, -41348, 352},
+    {0xda5149bfffll, -40645, 342}, {0xd9166b3ffell, -39962, 332}, {0xd7e0cf3ffell, -39298, 323},
+    {0xd6b0517ffcll, -38652, 314}, {0xd584cdffffll, -38023, 305}, {0xd45e227ffcll, -37412, 298},
+    {0xd33c2d7ff8ll, -36816, 290}, {0xd21ed07fffll, -36237, 283}, {0xd105ebfffcll, -35672, 275},
+    {0xcff1623ffell, -35122, 268}, {0xcee115fffell, -34586, 262}, {0xcdd4ed7fffll, -34063, 255},
+    {0xcccccd3ffell, -33553, 248}, {0xcbc89b7ff8ll, -33056, 242}, {0xcac83fffffll, -32571, 236},
+    {0xc9cba1bffell, -32098, 231}, {0xc8d2ab7ffcll, -31636, 225}, {0xc7dd44ffffll, -31185, 220},
+    {0xc6eb5a3fffll, -30745, 215}, {0xc5fcd5bfffll, -30315, 210}, {0xc511a33fffll, -29895, 205},
+    {0xc429aeffffll, -29485, 201}, {0xc344e6fffcll, -29084, 196}, {0xc263377fffll, -28691, 191},
+    {0xc1848ffffcll, -28308, 187}, {0xc0a8de3fffll, -27933, 183}, {0xbfd0123ffell, -27566, 179},
+    {0xbefa1bfff8ll, -27208, 176}, {0xbe26ebbffdll, -26857, 172}, {0xbd5671bfffll, -26513, 168},
+    {0xbc889fbfffll, -26177, 165}, {0xbbbd66fff8ll, -25848, 162}, {0xbaf4ba7fffll, -25525, 158},
+    {0xba2e8c3fffll, -25209, 154}, {0xb96acefffcll, -24900, 151}, {0xb8a975bfffll, -24597, 148},
+    {0xb7ea747ffcll, -24300, 145}, {0xb72dbe7fffll, -24009, 143}, {0xb67349fffcll, -23724, 140},
+    {0xb5bb09bffcll, -23444, 137}, {0xb504f2bfffll, -46337, 533}, {0xb39f18fffcll, -45272, 513},
+    {0xb24169ffffll, -44247, 493}, {0xb0eb95bffcll, -43260, 475}, {0xaf9d52fffell, -42310, 459},
+    {0xae565b7fffll, -41393, 442}, {0xad166cbffell, -40510, 427}, {0xabdd457fffll, -39657, 412},
+    {0xaaaaaafffell, -38834, 398}, {0xa97e623ffell, -38038, 384}, {0xa85835bffell, -37270, 371},
+    {0xa737efbfffll, -36527, 359}, {0xa61d5fbfffll, -35809, 348}, {0xa50854ffffll, -35113, 336},
+    {0xa3f8a23ff8ll, -34440, 326}, {0xa2ee1dbfffll, -33789, 316}, {0xa1e89b3fffll, -33157, 306},
+    {0xa0e7f4bfffll, -32545, 297}, {0x9fec047ff0ll, -31952, 288}, {0x9ef4a4bffcll, -31376, 279},
+    {0x9e01b2bfffll, -30817, 271}, {0x9d130e3fffll, -30275, 263}, {0x9c28963fffll, -29749, 256},
+    {0x9b422c3fffll, -29237, 248}, {0x9a5fb23ffcll, -28740, 241}, {0x99810bffffll, -28257, 235},
+    {0x98a61ebffcll, -27788, 229}, {0x97ced07fffll, -27331, 222}, {0x96fb063fffll, -26887, 217},
+    {0x962aa9fffell, -26454, 210}, {0x955da23fffll, -26033, 205}, {0x9493da3fffll, -25623, 199},
+    {0x93cd3a3ffcll, -25224, 195}, {0x9309af7fffll, -24835, 190}, {0x9249253ffcll, -24456, 185},
+    {0x918b86fffell, -24086, 180}, {0x90d0c2fffell, -23726, 176}, {0x9018c6bffell, -23374, 171},
+    {0x8f6380ffffll, -23031, 167}, {0x8eb0e0ffffll, -22697, 163}, {0x8e00d57ffell, -22370, 159},
+    {0x8d534fbfffll, -22051, 155}, {0x8ca83fbffcll, -21740, 152}, {0x8bff97bffcll, -21436, 148},
+    {0x8b5947ffffll, -21139, 145}, {0x8ab543ffffll, -20849, 142}, {0x8a137e3fffll, -20565, 138},
+    {0x8973e83fe0ll, -20288, 136}, {0x88d6773fffll, -20017, 133}, {0x883b1ebff8ll, -19752, 130},
+    {0x87a1d2fffcll, -19492, 126}, {0x870a87bfffll, -19239, 124}, {0x867531ffffll, -18991, 122},
+    {0x85e1c83ffcll, -18748, 119}, {0x85503dfffell, -18510, 117}, {0x84c08b7fffll, -18277, 114},
+    {0x8432a53fffll, -18049, 112}, {0x83a6827ffell, -17826, 110}, {0x831c1a3fffll, -17607, 107},
+    {0x8293627ffell, -17393, 105}, {0x820c52ffffll, -17183, 103}, {0x8186e2bfffll, -16977, 101},
+    {0x81030a3fffll, -16775, 99}, {0x8080c23ffell, -16578, 97},
+};
+static const mufu_seg mufu_ex2_tab[64] = {
+    {0x40000077e2ll, 22713, 494}, {0x40b26957e2ll, 22960, 501}, {0x4166c3d7e2ll, 23210, 506},
+    {0x421d14b7e2ll, 23463, 511}, {0x42d56257e2ll, 23718, 518}, {0x438fb137e2ll, 23977, 521},
+    {0x444c0797e2ll, 24238, 527}, {0x450a6b37e2ll, 24502, 532}, {0x45cae197e2ll, 24768, 541},
+    {0x468d7037e2ll, 25038, 546}, {0x47521d17e2ll, 25311, 551}, {0x4818eeb7e2ll, 25586, 559},
+    {0x48e1ea37e2ll, 25865, 564}, {0x49ad1617e2ll, 26147, 568}, {0x4a7a7877e1ll, 26431, 577},
+    {0x4b4a1737e2ll, 26719, 583}, {0x4c1bf8b7e2ll, 27010, 589}, {0x4cf02357e0ll, 27304, 596},
+    {0x4dc69d37e2ll, 27602, 600}, {0x4e9f6d57e2ll, 27902, 609}, {0x4f7a9997e2ll, 28206, 615},
+    {0x50582917e2ll, 28513, 622}, {0x513821d7e2ll, 28824, 627}, {0x521a8b37e2ll, 29138, 633},
+    {0x52ff6bb7e2ll, 29455, 641}, {0x53e6ca37e2ll, 29776, 647}, {0x54d0adb7e2ll, 30100, 655},
+    {0x55bd1d57e2ll, 30428, 661}, {0x56ac1fd7e2ll, 30759, 670}, {0x579dbcb7e2ll, 31094, 677},
+    {0x5891fb57e2ll, 31432, 686}, {0x5988e277e2ll, 31775, 691}, {0x5a8279f7e2ll, 32121, 699},
+    {0x5b7ec977e2ll, 32471, 705}, {0x5c7dd837e2ll, 32824, 715}, {0x5d7fadb7e2ll, 33182, 721},
+    {0x5e845237e2ll, 33543, 730}, {0x5f8bcd57e2ll, 33908, 739}, {0x609626f7e2ll, 34277, 748},
+    {0x61a366d7e2ll, 34651, 753}, {0x62b39577e2ll, 35028, 763}, {0x63c6bad7e2ll, 35409, 773},
+    {0x64dcdf57e2ll, 35795, 779}, {0x65f60af7e2ll, 36185, 787}, {0x67124677e2ll, 36579, 796},
+    {0x68319a57e2ll, 36977, 806}, {0x69540f37e2ll, 37380, 813}, {0x6a79adb7e2ll, 37787, 822},
+    {0x6ba27ef7e2ll, 38198, 833}, {0x6cce8b57e2ll, 38614, 842}, {0x6dfddc37e2ll, 39035, 849},
+    {0x6f307ad7e2ll, 39460, 858}, {0x70667017e2ll, 39889, 870}, {0x719fc557e2ll, 40324, 877},
+    {0x72dc83f7e2ll, 40763, 887}, {0x741cb5b7e2ll, 41207, 896}, {0x75606417e2ll, 41655, 909},
+    {0x76a79897e2ll, 42109, 917}, {0x77f25d57e2ll, 42568, 925}, {0x7940bc17e2ll, 43031, 938},
+    {0x7a92bf17e2ll, 43500, 946}, {0x7be87057e2ll, 43973, 959}, {0x7d41d9f7e2ll, 44452, 969},
+    {0x7e9f0697e0ll, 44936, 980},
+};
+static const mufu_seg mufu_lg2_tab[64] = {
+    {0x7344ll, 47272, -727}, {0x16e79a345ll, 46545, -705}, {0x2d75b0344ll, 45840, -685},
+    {0x43acea344ll, 45156, -665}, {0x598fe5344ll, 44492, -646}, {0x6f2112345ll, 43847, -627},
+    {0x8462cc345ll, 43221, -610}, {0x995753344ll, 42612, -592}, {0xae00db344ll, 42020, -576},
+    {0xc26165344ll, 41444, -559}, {0xd67af8344ll, 40884, -544}, {0xea4f79345ll, 40339, -530},
+    {0xfde0bc345ll, 39809, -518}, {0x111307f344ll, 39292, -504}, {0x124407f344ll, 38788, -491},
+    {0x1371254345ll, 38297, -479}, {0x149a789344ll, 37818, -466}, {0x15c01ab345ll, 37351, -455},
+    {0x16e2225344ll, 36896, -445}, {0x1800a5c345ll, 36451, -433}, {0x191bbaf344ll, 36018, -425},
+    {0x1a33763344ll, 35594, -414}, {0x1b47ec1344ll, 35180, -404}, {0x1c592fe340ll, 34776, -396},
+    {0x1d67542344ll, 34380, -385}, {0x1e726ad344ll, 33994, -377}, {0x1f7a85a340ll, 33616, -368},
+    {0x207fb55345ll, 33247, -361}, {0x21820a2344ll, 32886, -354}, {0x2281945344ll, 32532, -346},
+    {0x237e62a344ll, 32186, -339}, {0x247883e345ll, 31847, -331}, {0x257006d344ll, 31516, -326},
+    {0x2664f90345ll, 31191, -319}, {0x2757685344ll, 30872, -311}, {0x2847617345ll, 30561, -307},
+    {0x2934f10345ll, 30255, -300}, {0x2a20236345ll, 29955, -293}, {0x2b0904d344ll, 29662, -289},
+    {0x2befa03344ll, 29374, -283}, {0x2cd4014345ll, 29091, -276}, {0x2db6331344ll, 28814, -271},
+    {0x2e96400344ll, 28542, -266}, {0x2f74320344ll, 28276, -262}, {0x305013d344ll, 28014, -257},
+    {0x3129ef1345ll, 27757, -253}, {0x3201cc9345ll, 27505, -249}, {0x32d7b60345ll, 27257, -244},
+    {0x33abb44345ll, 27013, -238}, {0x347dd03344ll, 26774, -234}, {0x354e124344ll, 26540, -232},
+    {0x361c826345ll, 26309, -227}, {0x36e9296344ll, 26082, -223}, {0x37b40e7345ll, 25859, -219},
+    {0x387d39b340ll, 25640, -216}, {0x3944b21344ll, 25424, -211}, {0x3a0a7ef345ll, 25213, -209},
+    {0x3acea7d344ll, 25004, -204}, {0x3b9133a345ll, 24799, -201}, {0x3c52288344ll, 24598, -199},
+    {0x3d118dd345ll, 24399, -195}, {0x3dcf693344ll, 24204, -192}, {0x3e8bc15344ll, 24012, -189},
+    {0x3f469c4345ll, 23823, -186},
+};
+
+/* truncated squarer: about x^2 / 2^19 for a 17-bit x */
+static inline int64_t mufu_sq(uint32_t x)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 17; i++)
+        if (x & (1u << i)) r += x >> (18 - i);
+    return r >> 1;
+}
+
+/* MUFU.RCP for a normal finite input (output: subnormal flushed) */
+static uint32_t mufu_rcp(uint32_t a)
+{
+    uint32_t s = a & 0x80000000u, f = a & 0x7fffff;
+    int e = 253 - (int)((a >> 23) & 0xff);
+    const mufu_seg *t = &mufu_rcp_tab[f >> 16];
+    uint32_t x = f & 0xffff;
+    int64_t v = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x << 1)) >> 15;
+    if (v >= 0x1000000) { v >>= 1; e++; }
+    if (e <= 0) return s;
+    return s | (uint32_t)e << 23 | ((uint32_t)v & 0x7fffff);
+}
+
+/* MUFU.RSQ for a normal finite positive input */
+static uint32_t mufu_rsq(uint32_t a)
+{
+    int e = (int)((a >> 23) & 0xff) - 127;
+    uint32_t f = (a & 0x7fffff) | (uint32_t)(e & 1) << 23;
+    e = 126 - (e >> 1); /* arithmetic shift: floor(e/2) */
+    if (!f) return (uint32_t)(e + 1) << 23;
+    const mufu_seg *t = &mufu_rsq_tab[f >> 17];
+    uint32_t x = f & 0x1ffff;
+    int64_t v = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x) * 4) >> 16;
+    if (v >= 0x1000000) { v >>= 1; e++; }
+    if (e <= 0) return 0;
+    return (uint32_t)e << 23 | ((uint32_t)v & 0x7fffff);
+}
+
+/* MUFU.EX2 for a finite input (denormals read as 0; output subnormal flushed).
+ * The input becomes a 7.23 fixed-point magnitude, truncated. */
+static uint32_t mufu_ex2(uint32_t a)
+{
+    uint32_t sg = a >> 31, m = (a & 0x7fffff) | 0x800000, fx;
+    int be = (int)((a >> 23) & 0xff), sh = be - 127;
+    if (be == 0) fx = 0;
+    else if (sh >= 7) return sg ? 0 : 0x7f800000u;
+    else if (sh >= 0) fx = m << sh;
+    else fx = -sh > 31 ? 0 : m >> -sh;
+    int I = (int)(fx >> 23);
+    uint32_t F = fx & 0x7fffff;
+    if (sg) {
+        if (F) { I = -I - 1; F = ~F & 0x7fffff; } /* ones' complement of the fraction */
+        else I = -I;
+    }
+    int e = I + 127;
+    const mufu_seg *t = &mufu_ex2_tab[F >> 17];
+    uint32_t x = F & 0x1ffff;
+    int64_t v = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x)) >> 15;
+    if (v >= 0x1000000) { v >>= 1; e++; }
+    if (e <= 0) return 0;
+    if (e >= 255) return 0x7f800000u;
+    return (uint32_t)e << 23 | ((uint32_t)v & 0x7fffff);
+}
+
+/* MUFU.LG2 for a normal finite positive input: 36-bit fixed-point fraction
+ * plus the exponent, ones' complement when negative, truncated to f32 */
+static uint32_t mufu_lg2(uint32_t a)
+{
+    int be = (int)((a >> 23) & 0xff);
+    uint32_t f = a & 0x7fffff;
+    int64_t res = 0;
+    if (f) {
+        const mufu_seg *t = &mufu_lg2_tab[f >> 17];
+        uint32_t x = f & 0x1ffff;
+        res = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x) * 2) >> 2;
+    }
+    res += (int64_t)(be - 127) * ((int64_t)1 << 36);
+    uint32_t s = 0;
+    if (res < 0) { s = 0x80000000u; res = ~res; }
+    if (!res) return s;
+    int e = 127 + 6;
+    while (!(res & ((int64_t)1 << 42))) { res <<= 1; e--; }
+    return s | (uint32_t)e << 23 | ((uint32_t)(res >> 19) & 0x7fffff);
+}
+
+static inline int finite_nonzero32(uint32_t a)
+{
+    uint32_t m = a & 0x7fffffffu;
+    return m != 0 && m < 0x7f800000u;
+}
+
 uint32_t fp32_div_approx(uint32_t a, uint32_t b, int ftz)
 {
     if (ftz) { a = ftz32(a); b = ftz32(b); }
@@ -44,7 +285,12 @@ uint32_t fp32_div_full(uint32_t a, uint32_t b, int ftz)
 uint32_t fp32_rcp_approx(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(1.0 / (double)b2f(a), ftz);
+    if (!finite_nonzero32(a)) return out32(1.0 / (double)b2f(a), ftz);
+    if (ftz) return mufu_rcp(a);
+    /* non-ftz: ptxas scales subnormal inputs by 2^24 and huge ones by 1/4 */
+    uint32_t m = a & 0x7fffffffu, sc = m < 0x00800000u ? 0x4b800000u : m > 0x7e800000u ? 0x3e800000u : 0;
+    if (!sc) return mufu_rcp(a);
+    return fp32_mul(mufu_rcp(fp32_mul(a, sc, FP_RN, 0, 0)), sc, FP_RN, 0, 0);
 }
 
 uint32_t fp32_sqrt_approx(uint32_t a, int ftz)
@@ -56,19 +302,29 @@ uint32_t fp32_sqrt_approx(uint32_t a, int ftz)
 uint32_t fp32_rsqrt_approx(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(1.0 / sqrt((double)b2f(a)), ftz);
+    if (!finite_nonzero32(a) || (a >> 31)) return out32(1.0 / sqrt((double)b2f(a)), ftz);
+    if (a >= 0x00800000u) return mufu_rsq(a);
+    /* non-ftz subnormal: rsqrt(x * 2^24) * 2^12 */
+    return fp32_mul(mufu_rsq(fp32_mul(a, 0x4b800000u, FP_RN, 0, 0)), 0x45800000u, FP_RN, 0, 0);
 }
 
 uint32_t fp32_ex2_approx(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(exp2((double)b2f(a)), ftz);
+    if ((a & 0x7f800000u) == 0x7f800000u) return out32(exp2((double)b2f(a)), ftz);
+    if (ftz || !(a > 0xc2fc0000u)) return mufu_ex2(a); /* x >= -126 */
+    /* non-ftz, x < -126: ex2(x/2)^2, the square rounded to a subnormal */
+    uint32_t h = mufu_ex2(fp32_mul(a, 0x3f000000u, FP_RN, 0, 0));
+    return fp32_mul(h, h, FP_RN, 0, 0);
 }
 
 uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(log2((double)b2f(a)), ftz);
+    if (!finite_nonzero32(a) || (a >> 31)) return out32(log2((double)b2f(a)), ftz);
+    if (a >= 0x00800000u) return mufu_lg2(a);
+    /* non-ftz subnormal: lg2(x * 2^24) - 24 */
+    return fp32_add(mufu_lg2(fp32_mul(a, 0x4b800000u, FP_RN, 0, 0)), 0xc1c00000u, FP_RN, 0, 0);
 }
 
 /* Hardware range reduction (matches sm_90 to ~2^-21.5 absolute over the whole
