@@ -244,7 +244,7 @@ static uint32_t mufu_lg2(uint32_t a)
     int be = (int)((a >> 23) & 0xff);
     uint32_t f = a & 0x7fffff;
     int64_t res = 0;
-    if (f) {
+    if (f || be != 127) { /* only lg2(1) is exactly 0 */
         const mufu_seg *t = &mufu_lg2_tab[f >> 17];
         uint32_t x = f & 0x1ffff;
         res = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x) * 2) >> 2;
