@@ -31,7 +31,7 @@ static inline uint32_t out32(double v, int ftz)
  * where sq() is the hardware's truncated squarer.  This is the structure of
  * NVIDIA's SFU since Tesla (Oberman & Siu, "A high-performance area-efficient
  * multifunction interpolator", ARITH 2005; envytools documents it for G80).
- * The coefficients below were fitted by tests/fp/mufu_fit.c to exhaustive
+ * The coefficients below were fitted (tests/fp/README.md says how) to exhaustive
  * H200 recordings (tests/fp/gpu_approx_record.cu) so that every recorded
  * output is reproduced; D already holds the rounding constant. */
 typedef struct { int64_t d; int32_t b, c; } mufu_seg;
