@@ -196,19 +196,18 @@ static void point_at_blocked(vm_launch *L, vm_cta *c)
     }
 }
 
-/* One round over the warps of the CTA in flight: each warp with ready
- * lanes issues one lane group.  Resumable: a pause (VM_PAUSED) leaves
- * next_warp on the paused warp. */
-static vm_status cta_round(vm_launch *L, vm_cta *c)
+/* Each warp of c with ready lanes issues one lane group; *progress is set
+ * when one did, *any_ready when some warp had ready lanes.  Resumable: a
+ * pause (VM_PAUSED) leaves next_warp on the paused warp. */
+static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, vm_cta *c, int *progress, int *any_ready)
 {
     const vm_hooks *H = L->cfg.hooks;
     int slice = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
-    int any_ready = 0;
     for (; L->next_warp < c->nwarps; L->next_warp++) {
         vm_warp *w = &c->warps[L->next_warp];
         uint32_t ready = w->live ? ready_lanes(w) : 0;
         if (!ready) continue;
-        any_ready = 1;
+        *any_ready = 1;
         uint32_t pc;
         uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
         g &= ready;
@@ -217,13 +216,22 @@ static vm_status cta_round(vm_launch *L, vm_cta *c)
         for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
         vm_status st = vm_exec(L, c, w, g, pc, slice);
         if (st) return st;
-        L->turn_progress = 1;
+        *progress = 1;
     }
     L->next_warp = 0;
+    return VM_OK;
+}
+
+/* One round over the warps of the single CTA in flight. */
+static vm_status cta_round(vm_launch *L, vm_cta *c)
+{
+    int any_ready = 0;
+    vm_status st = warps_turn(L, c, &L->turn_progress, &any_ready);
+    if (st) return st;
     if (!c->live_warps) return VM_OK;
     if (!L->turn_progress && !any_ready) {
-        vm_status st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "no thread of block (%u,%u,%u) can proceed",
-                               c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+        st = vm_fail(L, c, NULL, -1, 0, VM_DEADLOCK, "no thread of block (%u,%u,%u) can proceed",
+                     c->ctaid[0], c->ctaid[1], c->ctaid[2]);
         L->fault.report = warp_blocked_report(L, c);
         point_at_blocked(L, c);
         return st;
@@ -239,25 +247,9 @@ static vm_status cta_round(vm_launch *L, vm_cta *c)
  * in flight is. */
 static __attribute__((noinline)) vm_status cta_round_multi(vm_launch *L, vm_cta *c)
 {
-    const vm_hooks *H = L->cfg.hooks;
-    int slice = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
     int any_ready = 0;
-    for (; L->next_warp < c->nwarps; L->next_warp++) {
-        vm_warp *w = &c->warps[L->next_warp];
-        uint32_t ready = w->live ? ready_lanes(w) : 0;
-        if (!ready) continue;
-        any_ready = 1;
-        uint32_t pc;
-        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
-        g &= ready;
-        if (!g) continue;
-        w->tick++;
-        for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
-        vm_status st = vm_exec(L, c, w, g, pc, slice);
-        if (st) return st;
-        c->progress = 1;
-    }
-    L->next_warp = 0;
+    vm_status st = warps_turn(L, c, &c->progress, &any_ready);
+    if (st) return st;
     if (c->live_warps && !c->progress && !any_ready) c->stuck = 1;
     c->progress = 0;
     return VM_OK;
