@@ -1,8 +1,8 @@
-/* fp_approx.c -- PTX .approx instructions (MUFU-style).  These are NOT yet
- * bit-exact with the hardware: they compute (nearly) correctly rounded
- * results, which are within the hardware's documented error; special values
- * (zero, inf, NaN, denormal handling) follow what the GPU was measured to do.
- * Kept in one module so that bit-exact table-driven versions can replace it. */
+/* fp_approx.c -- PTX .approx instructions (MUFU-style).  rcp, rsqrt, ex2, lg2,
+ * sin and cos .approx.f32 are bit-exact with sm_90 (table interpolation below).
+ * The others are NOT yet: they compute (nearly) correctly rounded results,
+ * which are within the hardware's documented error; special values (zero,
+ * inf, NaN, denormal handling) follow what the GPU was measured to do. */
 #include "fp.h"
 #include <math.h>
 #include <string.h>
@@ -174,6 +174,32 @@ static const mufu_seg mufu_lg2_tab[64] = {
     {0x3f469c4345ll, 23823, -186},
 };
 
+/* MUFU.SIN over one quadrant: sin(pi/2 * u / 2^23), V in units of 2^-38 */
+static const mufu_seg mufu_sin_tab[64] = {
+    {0x0ll, 51474, -28}, {0x19214e000ll, 51460, -96}, {0x323ec8000ll, 51412, -152},
+    {0x4b547c000ll, 51336, -220}, {0x645e94000ll, 51226, -274}, {0x7d5934000ll, 51088, -342},
+    {0x96407a000ll, 50918, -402}, {0xaf109c000ll, 50716, -458}, {0xc7c5ba000ll, 50486, -524},
+    {0xe05c10000ll, 50224, -584}, {0xf8cfc8000ll, 49932, -644}, {0x1111d24000ll, 49610, -704},
+    {0x129405e000ll, 49258, -762}, {0x14135ca000ll, 48876, -820}, {0x158f9a2000ll, 48466, -882},
+    {0x170884c000ll, 48026, -940}, {0x187de2a000ll, 47556, -994}, {0x19ef796000ll, 47058, -1050},
+    {0x1b5d0fe000ll, 46532, -1106}, {0x1cc66e8000ll, 45978, -1162}, {0x1e2b5d4000ll, 45396, -1216},
+    {0x1f8ba48000ll, 44788, -1274}, {0x20e70ec000ll, 44152, -1328}, {0x223d66c000ll, 43488, -1376},
+    {0x238e760000ll, 42800, -1430}, {0x24da0a8000ll, 42084, -1476}, {0x261fefc000ll, 41344, -1526},
+    {0x275ff44000ll, 40580, -1580}, {0x2899e5e000ll, 39790, -1624}, {0x29cd952000ll, 38978, -1678},
+    {0x2afad20000ll, 38140, -1718}, {0x2c216e4000ll, 37280, -1762}, {0x2d413ca000ll, 36398, -1808},
+    {0x2e5a104000ll, 35494, -1852}, {0x2f6bbe4000ll, 34568, -1892}, {0x30761be000ll, 33622, -1934},
+    {0x3179008000ll, 32656, -1976}, {0x327444c000ll, 31668, -2008}, {0x3367c04000ll, 30664, -2050},
+    {0x34534f2000ll, 29640, -2086}, {0x3536cc0000ll, 28598, -2118}, {0x361214e000ll, 27538, -2148},
+    {0x36e5064000ll, 26464, -2186}, {0x37af812000ll, 25372, -2214}, {0x3871658000ll, 24266, -2246},
+    {0x392a960000ll, 23144, -2272}, {0x39daf5c000ll, 22008, -2296}, {0x3a82698000ll, 20860, -2324},
+    {0x3b20d7a000ll, 19698, -2344}, {0x3bb6274000ll, 18526, -2370}, {0x3c4241c000ll, 17342, -2392},
+    {0x3cc511e000ll, 16146, -2406}, {0x3d3e82c000ll, 14942, -2426}, {0x3dae822000ll, 13728, -2440},
+    {0x3e14fda000ll, 12508, -2460}, {0x3e71e78000ll, 11278, -2472}, {0x3ec52fc000ll, 10042, -2484},
+    {0x3f0eca0000ll, 8800, -2494}, {0x3f4eab2000ll, 7552, -2500}, {0x3f84c8e000ll, 6302, -2516},
+    {0x3fb11b2000ll, 5046, -2520}, {0x3fd39ba000ll, 3786, -2520}, {0x3fec43c000ll, 2526, -2526},
+    {0x3ffb10c000ll, 1264, -2530},
+};
+
 /* truncated squarer: about x^2 / 2^19 for a 17-bit x */
 static inline int64_t mufu_sq(uint32_t x)
 {
@@ -327,28 +353,52 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
     return fp32_add(mufu_lg2(fp32_mul(a, 0x4b800000u, FP_RN, 0, 0)), 0xc1c00000u, FP_RN, 0, 0);
 }
 
-/* Hardware range reduction (matches sm_90 to ~2^-21.5 absolute over the whole
- * f32 range): t = x * f32(1/(2pi)) rounded toward zero in f32, then the
- * fractional revolution is evaluated. */
-static double sincos_arg(uint32_t a, int ftz)
+/* MUFU.SIN / MUFU.COS.  ptxas emits t = x * f32(1/(2pi)) rounded toward zero
+ * (FMUL.RZ), then MUFU.SIN/COS of t in revolutions.  The unit keeps T, the
+ * fraction of |t| as 25-bit fixed point (truncated):
+ * quadrant q = T >> 23 and u = the low 23 bits, with u ones'-complemented in
+ * odd quadrants; sin(pi/2 * u/2^23) comes from the table as 38-bit fixed
+ * point and is truncated to f32.  cos(T) = sin(T + quarter revolution). */
+static uint32_t mufu_sin_rev(uint32_t T)
 {
-    if (ftz) a = ftz32(a);
-    float x = b2f(a);
-    if (fabsf(x) < 0x1p-20f) return (double)x; /* tiny: keep sin(x) = x exactly-ish */
-    double t = (double)b2f(fp32_mul(a, 0x3e22f983u, FP_RZ, 0, 0));
-    return 2.0 * M_PI * (t - nearbyint(t));
+    uint32_t q = (T >> 23) & 3, u = T & 0x7fffff;
+    if (q & 1) u = ~u & 0x7fffff;
+    const mufu_seg *t = &mufu_sin_tab[u >> 17];
+    uint32_t x = u & 0x1ffff;
+    int64_t v = t->d + (int64_t)t->b * x + t->c * mufu_sq(x);
+    uint32_t s = q >= 2 ? 0x80000000u : 0;
+    if (v <= 0) return s;
+    int e = 127;
+    while (v >= ((int64_t)1 << 39)) { v >>= 1; e++; }
+    while (v < ((int64_t)1 << 38)) { v <<= 1; e--; }
+    return s | (uint32_t)e << 23 | ((uint32_t)(v >> 15) & 0x7fffff);
+}
+
+/* T: the fraction of t = RZ(|x| / 2pi) in units of 2^-25 revolution,
+ * truncated.  The sign is handled apart: sin(-x) = -sin(x), cos(-x) = cos(x). */
+static uint32_t sincos_T(uint32_t a)
+{
+    a = ftz32(a) & 0x7fffffffu; /* subnormal x gives t = 0 either way */
+    uint32_t t = fp32_mul(a, 0x3e22f983u, FP_RZ, 0, 0);
+    int sh = (int)(t >> 23) - 125;
+    uint64_t m = (t & 0x7fffff) | 0x800000;
+    if (t < 0x00800000u || sh >= 25) return 0;
+    if (sh >= 0) return (uint32_t)(m << sh) & 0x1ffffff;
+    return sh <= -32 ? 0 : (uint32_t)(m >> -sh);
 }
 
 uint32_t fp32_sin_approx(uint32_t a, int ftz)
 {
+    (void)ftz; /* the result is never subnormal; subnormal inputs give +-0 */
     if ((a & 0x7f800000u) == 0x7f800000u) return FP32_CANON_NAN;
-    return out32(sin(sincos_arg(a, ftz)), ftz);
+    return mufu_sin_rev(sincos_T(a)) ^ (a & 0x80000000u);
 }
 
 uint32_t fp32_cos_approx(uint32_t a, int ftz)
 {
+    (void)ftz;
     if ((a & 0x7f800000u) == 0x7f800000u) return FP32_CANON_NAN;
-    return out32(cos(sincos_arg(a, ftz)), ftz);
+    return mufu_sin_rev(sincos_T(a) + 0x800000u);
 }
 
 uint32_t fp32_tanh_approx(uint32_t a)
