@@ -1,5 +1,5 @@
 /* fp_approx.c -- PTX .approx instructions (MUFU-style).  rcp, rsqrt, ex2, lg2,
- * sin and cos .approx.f32 are bit-exact with sm_90 (table interpolation below).
+ * sin, cos and sqrt .approx.f32 are bit-exact with sm_90 (table interpolation below).
  * The others are NOT yet: they compute (nearly) correctly rounded results,
  * which are within the hardware's documented error; special values (zero,
  * inf, NaN, denormal handling) follow what the GPU was measured to do. */
@@ -200,6 +200,53 @@ static const mufu_seg mufu_sin_tab[64] = {
     {0x3ffb10c000ll, 1264, -2530},
 };
 
+/* MUFU.SQRT: 128 segments over (exponent parity, fraction) as for RSQ */
+static const mufu_seg mufu_sqrt_tab[128] = {
+    {0x10000007fffll, 65535, -506}, {0x101fe047ffcll, 65029, -494}, {0x103f81ffffell, 64534, -482},
+    {0x105ee697fffll, 64051, -472}, {0x107e0f6fffell, 63578, -461}, {0x109cfdd7ffcll, 63116, -452},
+    {0x10bbb30fffell, 62664, -443}, {0x10da3057ffdll, 62221, -434}, {0x10f876d7ffdll, 61787, -424},
+    {0x111687affffll, 61363, -417}, {0x113463fffffll, 60947, -408}, {0x11520cd7fffll, 60539, -399},
+    {0x116f833fffall, 60139, -391}, {0x118cc827ffell, 59748, -385}, {0x11a9dc97fffll, 59363, -376},
+    {0x11c6c16ffffll, 58987, -370}, {0x11e3779ffffll, 58617, -363}, {0x12000007ffall, 58254, -357},
+    {0x121c5b77ffell, 57898, -351}, {0x12388ac7ffcll, 57548, -344}, {0x12548ebfffell, 57204, -337},
+    {0x12706827ffell, 56867, -332}, {0x128c17bffffll, 56535, -325}, {0x12a79e3fffdll, 56209, -319},
+    {0x12c2fc5fffell, 55889, -315}, {0x12de32cfffell, 55574, -309}, {0x12f94237fe0ll, 55264, -304},
+    {0x13142b37ffell, 54960, -299}, {0x132eee7fffcll, 54660, -294}, {0x13498c9fffell, 54366, -290},
+    {0x13640637ffell, 54076, -285}, {0x137e5bdfffell, 53790, -280}, {0x13988e17ffell, 53510, -277},
+    {0x13b29d87fffll, 53233, -272}, {0x13cc8a9fffdll, 52961, -268}, {0x13e655f7fffll, 52693, -265},
+    {0x14000007fffll, 52429, -261}, {0x14198957ffell, 52168, -255}, {0x1432f257ff8ll, 51912, -252},
+    {0x144c3b87ffell, 51660, -249}, {0x14656567ffell, 51410, -244}, {0x147e705fffell, 51165, -242},
+    {0x14975cdffffll, 50923, -238}, {0x14b02b57fffll, 50685, -236}, {0x14c8dc37fffll, 50449, -231},
+    {0x14e16fdfffell, 50218, -229}, {0x14f9e6bfffdll, 49989, -226}, {0x1512413ffffll, 49763, -222},
+    {0x152a7faffffll, 49541, -221}, {0x1542a27ffffll, 49321, -217}, {0x155aaa07ffcll, 49104, -214},
+    {0x1572969fffell, 48890, -211}, {0x158a68afffell, 48678, -207}, {0x15a22077fffll, 48471, -207},
+    {0x15b9be67ffcll, 48264, -202}, {0x15d142bffffll, 48061, -200}, {0x15e8add7ffell, 47861, -199},
+    {0x16000007ffell, 47662, -194}, {0x16173997ffbll, 47467, -194}, {0x162e5ad7fffll, 47273, -190},
+    {0x1645640fffell, 47082, -188}, {0x165c5587ffell, 46894, -187}, {0x16732f97fffll, 46707, -184},
+    {0x1689f277fffll, 46523, -182}, {0x16a09e6fffcll, 92680, -714}, {0x16cdb2c7ffell, 91964, -697},
+    {0x16fa6ea7ffell, 91266, -684}, {0x1726d41fffell, 90582, -668}, {0x1752e517ffell, 89914, -655},
+    {0x177ea367ffell, 89260, -641}, {0x17aa10d7ffcll, 88620, -626}, {0x17d52f27ffell, 87994, -613},
+    {0x18000007ffell, 87380, -599}, {0x182a8507ffcll, 86780, -588}, {0x1854bfb7ffell, 86192, -577},
+    {0x187eb19fffell, 85616, -567}, {0x18a85c2fffcll, 85050, -554}, {0x18d1c0c7ff0ll, 84496, -544},
+    {0x18fae0c7ffell, 83952, -531}, {0x1923bd87ffcll, 83420, -524}, {0x194c5847ff0ll, 82896, -512},
+    {0x1974b237ffell, 82384, -505}, {0x199ccc9fff8ll, 81880, -496}, {0x19c4a89fff8ll, 81384, -484},
+    {0x19ec4757ffell, 80898, -476}, {0x1a13a9cfffell, 80422, -470}, {0x1a3ad137ffell, 79952, -459},
+    {0x1a61be77ffell, 79492, -453}, {0x1a88729fffell, 79038, -443}, {0x1aaeee9fffell, 78594, -439},
+    {0x1ad5336fffell, 78156, -431}, {0x1afb41f7ffell, 77726, -425}, {0x1b211b1fffell, 77302, -417},
+    {0x1b46bfc7ffcll, 76884, -408}, {0x1b6c30bfffell, 76474, -401}, {0x1b916edfffell, 76072, -399},
+    {0x1bb67aefffell, 75674, -391}, {0x1bdb55bfffell, 75282, -383}, {0x1c000007ffell, 74898, -379},
+    {0x1c247a8fffell, 74518, -372}, {0x1c48c607ffall, 74146, -370}, {0x1c6ce327ffell, 73778, -364},
+    {0x1c90d2a7ffell, 73414, -356}, {0x1cb4951fffell, 73058, -353}, {0x1cd82b47ffell, 72706, -348},
+    {0x1cfb95c7ffcll, 72358, -341}, {0x1d1ed527ff0ll, 72016, -336}, {0x1d41ea17ffell, 71678, -330},
+    {0x1d64d527ffell, 71346, -327}, {0x1d8796efffall, 71018, -323}, {0x1daa2ff7ffell, 70694, -317},
+    {0x1dcca0d7ff8ll, 70376, -316}, {0x1deeea17ffell, 70060, -309}, {0x1e110c3fffcll, 69750, -306},
+    {0x1e3307cfffell, 69444, -303}, {0x1e54dd57ffell, 69140, -297}, {0x1e768d3fffell, 68842, -294},
+    {0x1e981817ffell, 68548, -293}, {0x1eb97e4fffell, 68256, -287}, {0x1edac05fffcll, 67968, -282},
+    {0x1efbdeb7ffell, 67686, -282}, {0x1f1cd9d7ffell, 67404, -275}, {0x1f3db21fffell, 67128, -273},
+    {0x1f5e6807ffell, 66854, -269}, {0x1f7efbf7ffcll, 66584, -266}, {0x1f9f6e4fffell, 66318, -264},
+    {0x1fbfbf87ffell, 66054, -261}, {0x1fdfeff7ffcll, 65794, -259},
+};
+
 /* truncated squarer: about x^2 / 2^19 for a 17-bit x */
 static inline int64_t mufu_sq(uint32_t x)
 {
@@ -234,6 +281,19 @@ static uint32_t mufu_rsq(uint32_t a)
     int64_t v = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x) * 4) >> 16;
     if (v >= 0x1000000) { v >>= 1; e++; }
     if (e <= 0) return 0;
+    return (uint32_t)e << 23 | ((uint32_t)v & 0x7fffff);
+}
+
+/* MUFU.SQRT for a normal finite positive input (truncated result) */
+static uint32_t mufu_sqrt(uint32_t a)
+{
+    int e = (int)((a >> 23) & 0xff) - 127;
+    uint32_t f = (a & 0x7fffff) | (uint32_t)(e & 1) << 23;
+    e = 127 + (e >> 1); /* arithmetic shift: floor(e/2) */
+    const mufu_seg *t = &mufu_sqrt_tab[f >> 17];
+    uint32_t x = f & 0x1ffff;
+    int64_t v = (t->d + (int64_t)t->b * x + t->c * mufu_sq(x) * 2) >> 17;
+    if (v >= 0x1000000) { v >>= 1; e++; }
     return (uint32_t)e << 23 | ((uint32_t)v & 0x7fffff);
 }
 
@@ -322,7 +382,10 @@ uint32_t fp32_rcp_approx(uint32_t a, int ftz)
 uint32_t fp32_sqrt_approx(uint32_t a, int ftz)
 {
     if (ftz) a = ftz32(a);
-    return out32(sqrt((double)b2f(a)), ftz);
+    if (!finite_nonzero32(a) || (a >> 31)) return out32(sqrt((double)b2f(a)), ftz);
+    if (a >= 0x00800000u) return mufu_sqrt(a);
+    /* non-ftz subnormal: sqrt(x * 2^24) * 2^-12 */
+    return fp32_mul(mufu_sqrt(fp32_mul(a, 0x4b800000u, FP_RN, 0, 0)), 0x39800000u, FP_RN, 0, 0);
 }
 
 uint32_t fp32_rsqrt_approx(uint32_t a, int ftz)

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdint.h>
 
-enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS };
+enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS, M_SQRT };
 static const char *const names[] = {"rcp.approx.ftz.f32", "rsqrt.approx.ftz.f32", "ex2.approx.ftz.f32",
-                                    "lg2.approx.ftz.f32", "sin.approx.ftz.f32",  "cos.approx.ftz.f32"};
+                                    "lg2.approx.ftz.f32", "sin.approx.ftz.f32",  "cos.approx.ftz.f32",
+                                    "sqrt.approx.ftz.f32"};
 static const struct { int op; uint32_t base, n; uint64_t hash; } rows[] = {
     {M_RCP, 0x3f800000u, 8388608u, 0xfa72a6c698274964ull},
     {M_RSQ, 0x3f800000u, 16777216u, 0xbdf1cb386ee78bc2ull},
@@ -42,6 +43,10 @@ static const struct { int op; uint32_t base, n; uint64_t hash; } rows[] = {
     {M_COS, 0x45800000u, 8388608u, 0xd7483c98712996b6ull},
     {M_COS, 0x4b800000u, 8388608u, 0x16b75af2da222325ull},
     {M_COS, 0xbf800000u, 8388608u, 0x0f10a7e30f1e42adull},
+    {M_SQRT, 0x00800000u, 8388608u, 0xfa76f3fbdec39119ull},
+    {M_SQRT, 0x3f800000u, 8388608u, 0xec162b03dcc39119ull},
+    {M_SQRT, 0x40000000u, 8388608u, 0x30da7c2ce0196274ull},
+    {M_SQRT, 0x7f000000u, 8388608u, 0x1d53c583a1196274ull},
 };
 
 int main(void)
@@ -57,7 +62,8 @@ int main(void)
             case M_EX2: o = fp32_ex2_approx(a, 1); break;
             case M_LG2: o = fp32_lg2_approx(a, 1); break;
             case M_SIN: o = fp32_sin_approx(a, 1); break;
-            default: o = fp32_cos_approx(a, 1); break;
+            case M_COS: o = fp32_cos_approx(a, 1); break;
+            default: o = fp32_sqrt_approx(a, 1); break;
             }
             h ^= o;
             h *= 0x100000001b3ull;

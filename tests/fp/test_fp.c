@@ -74,7 +74,7 @@ static uint64_t compute(const opdesc *d, const uint64_t *s)
     g_approx_kind = d->approx || d->full || !strcmp(o, "tanh");
     /* table-driven MUFU emulation: bit-exact (also checked exhaustively by mufu_check.c) */
     if (d->type == T_F32 && (!strcmp(o, "rcp") || !strcmp(o, "rsqrt") || !strcmp(o, "ex2") || !strcmp(o, "lg2") ||
-                             !strcmp(o, "sin") || !strcmp(o, "cos")))
+                             !strcmp(o, "sin") || !strcmp(o, "cos") || (!strcmp(o, "sqrt") && d->approx)))
         g_approx_kind = 0;
     if (!strcmp(o, "cvt")) {
         int fl = (d->ftz ? FP_CVT_FTZ : 0) | (d->sat ? FP_CVT_SAT : 0) | (d->relu ? FP_CVT_RELU : 0) |
