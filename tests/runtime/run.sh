@@ -10,7 +10,6 @@ CFLAGS="-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -g -O1 \
  -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
  -Iparser -Iruntime -Itests/runtime"
 DIAG=parser/diag.c
-[ -f "$DIAG" ] || DIAG=tests/runtime/diag_stub.c
 
 log=$OUT/log
 : > "$log"
