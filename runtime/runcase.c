@@ -127,6 +127,49 @@ static int do_dumps(const rt_case *c, const rt_run_opts *o, ptxemu_device *dev, 
     return 0;
 }
 
+/* What rt_run_case and rt_prepare_launch share: the case's buffers on dev
+ * (in case order), the parameter buffer, the --load libraries and the
+ * launch configuration.  Returns PTXEMU_EXIT_OK or USAGE with msg; the
+ * caller frees *bufaddr, *params and *ffi in every case. */
+static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_module *m, ptxemu_device *dev,
+                        uint64_t **bufaddr, uint8_t **params, rt_ffi **ffi, vm_config *cfg, char *msg, size_t len)
+{
+    *bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof **bufaddr);
+    if (!*bufaddr) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
+    for (int i = 0; i < c->nbuffers; i++) {
+        const rt_case_buffer *b = &c->buffers[i];
+        (*bufaddr)[i] = mem_alloc_bytes(&dev->mem, b->size, b->name);
+        if (!(*bufaddr)[i]) { snprintf(msg, len, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); return PTXEMU_EXIT_USAGE; }
+        rt_case_buffer_init(b, mem_xlate(&dev->mem, (*bufaddr)[i], b->size));
+    }
+    int k = bc_find_func(m->bc, c->kernel);
+    if (k < 0 || !m->bc->funcs[k].is_entry || m->bc->funcs[k].kind != BC_FN_DEFINED) {
+        snprintf(msg, len, "%s has no kernel named '%s'", c->ptx_path, c->kernel);
+        return PTXEMU_EXIT_USAGE;
+    }
+    const bc_func *kf = &m->bc->funcs[k];
+    *params = calloc(1, (size_t)kf->param_size + 8);
+    if (!*params) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
+    if (build_params(c, kf, *bufaddr, *params, msg, len)) return PTXEMU_EXIT_USAGE;
+    if (o->nlibs && rt_ffi_open(ffi, o->libs, o->nlibs, msg, len)) return PTXEMU_EXIT_USAGE;
+    memset(cfg, 0, sizeof *cfg);
+    memcpy(cfg->grid, c->grid, sizeof cfg->grid);
+    memcpy(cfg->block, c->block, sizeof cfg->block);
+    cfg->dyn_shared = c->shared_bytes;
+    cfg->params = *params;
+    cfg->params_size = (size_t)kf->param_size;
+    cfg->timeout = o->timeout;
+    cfg->insn_limit = o->insn_limit;
+    cfg->seed = o->seed;
+    cfg->hooks = o->hooks;
+    cfg->ffi = *ffi;
+    cfg->local_size = o->local_size;
+    cfg->cta_order_seed = o->cta_order_seed;
+    cfg->slice = o->slice;
+    cfg->resident = o->resident;
+    return PTXEMU_EXIT_OK;
+}
+
 int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result *r, diag_list *diags)
 {
     memset(r, 0, sizeof *r);
@@ -137,39 +180,14 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     if (!m) return r->exit_code = PTXEMU_EXIT_PTX;
     ptxemu_device dev;
     ptxemu_device_init(&dev);
-    uint64_t *bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof *bufaddr);
+    uint64_t *bufaddr = NULL;
     uint8_t *pb = NULL;
     rt_ffi *ffi = NULL;
-    int code = PTXEMU_EXIT_OK;
-    for (int i = 0; i < c->nbuffers; i++) {
-        const rt_case_buffer *b = &c->buffers[i];
-        bufaddr[i] = mem_alloc_bytes(&dev.mem, b->size, b->name);
-        if (!bufaddr[i]) { snprintf(r->msg, sizeof r->msg, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); code = PTXEMU_EXIT_USAGE; goto done; }
-        rt_case_buffer_init(b, mem_xlate(&dev.mem, bufaddr[i], b->size));
-    }
-    int k = bc_find_func(m->bc, c->kernel);
-    if (k < 0 || !m->bc->funcs[k].is_entry) {
-        snprintf(r->msg, sizeof r->msg, "%s has no kernel named '%s'", c->ptx_path, c->kernel);
-        code = PTXEMU_EXIT_USAGE;
-        goto done;
-    }
-    const bc_func *kf = &m->bc->funcs[k];
-    pb = calloc(1, (size_t)kf->param_size + 8);
-    if (build_params(c, kf, bufaddr, pb, r->msg, sizeof r->msg)) { code = PTXEMU_EXIT_USAGE; goto done; }
-    if (o->nlibs && rt_ffi_open(&ffi, o->libs, o->nlibs, r->msg, sizeof r->msg)) { code = PTXEMU_EXIT_USAGE; goto done; }
     vm_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    memcpy(cfg.grid, c->grid, sizeof cfg.grid);
-    memcpy(cfg.block, c->block, sizeof cfg.block);
-    cfg.dyn_shared = c->shared_bytes;
-    cfg.params = pb;
-    cfg.params_size = (size_t)kf->param_size;
-    cfg.timeout = o->timeout;
-    cfg.insn_limit = o->insn_limit;
-    cfg.seed = o->seed;
+    int code = setup_launch(c, o, m, &dev, &bufaddr, &pb, &ffi, &cfg, r->msg, sizeof r->msg);
+    if (code) goto done;
     cfg.output = capture;
     cfg.output_ctx = &r->out;
-    cfg.hooks = o->hooks;
     vm_hooks stat_hooks;
     if (!o->hooks && o->memstats) {
         rt_memstats_init(&r->stats);
@@ -177,11 +195,6 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
         cfg.hooks = &stat_hooks;
         r->has_stats = 1;
     }
-    cfg.ffi = ffi;
-    cfg.local_size = o->local_size;
-    cfg.cta_order_seed = o->cta_order_seed;
-    cfg.slice = o->slice;
-    cfg.resident = o->resident;
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
     if (r->has_stats) rt_memstats_finish(&r->stats);
     code = r->fault.bad_launch ? PTXEMU_EXIT_USAGE : ptxemu_exit_code(r->status);
@@ -244,39 +257,11 @@ int rt_prepare_launch(const rt_case *c, const rt_run_opts *o, rt_prepared *p, ch
     if (len) msg[0] = 0;
     p->m = ptxemu_load(c->ptx_path, diags, &p->ptx_text, &p->ptx_len);
     if (!p->m) return PTXEMU_EXIT_PTX;
-    p->bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof *p->bufaddr);
-    if (!p->bufaddr) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
-    for (int i = 0; i < c->nbuffers; i++) {
-        const rt_case_buffer *b = &c->buffers[i];
-        p->bufaddr[i] = mem_alloc_bytes(&p->dev.mem, b->size, b->name);
-        if (!p->bufaddr[i]) { snprintf(msg, len, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); return PTXEMU_EXIT_USAGE; }
-        rt_case_buffer_init(b, mem_xlate(&p->dev.mem, p->bufaddr[i], b->size));
-    }
+    int code = setup_launch(c, o, p->m, &p->dev, &p->bufaddr, &p->params, &p->ffi, &p->cfg, msg, len);
+    if (code) return code;
     p->kernel = bc_find_func(p->m->bc, c->kernel);
-    if (p->kernel < 0 || !p->m->bc->funcs[p->kernel].is_entry || p->m->bc->funcs[p->kernel].kind != BC_FN_DEFINED) {
-        snprintf(msg, len, "%s has no kernel named '%s'", c->ptx_path, c->kernel);
-        return PTXEMU_EXIT_USAGE;
-    }
-    const bc_func *kf = &p->m->bc->funcs[p->kernel];
-    p->params = calloc(1, (size_t)kf->param_size + 8);
-    if (!p->params) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
-    if (build_params(c, kf, p->bufaddr, p->params, msg, len)) return PTXEMU_EXIT_USAGE;
-    if (o->nlibs && rt_ffi_open(&p->ffi, o->libs, o->nlibs, msg, len)) return PTXEMU_EXIT_USAGE;
     if (vm_place_module(p->m->bc, &p->dev.mem, &p->dev.var_addr, msg, len)) return PTXEMU_EXIT_USAGE;
     p->dev.placed = p->m;
-    vm_config *cfg = &p->cfg;
-    memcpy(cfg->grid, c->grid, sizeof cfg->grid);
-    memcpy(cfg->block, c->block, sizeof cfg->block);
-    cfg->dyn_shared = c->shared_bytes;
-    cfg->params = p->params;
-    cfg->params_size = (size_t)kf->param_size;
-    cfg->timeout = o->timeout;
-    cfg->insn_limit = o->insn_limit;
-    cfg->seed = o->seed;
-    cfg->hooks = o->hooks;
-    cfg->ffi = p->ffi;
-    cfg->local_size = o->local_size;
-    cfg->resident = o->resident;
     return PTXEMU_EXIT_OK;
 }
 
