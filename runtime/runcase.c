@@ -167,6 +167,7 @@ static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_mod
     cfg->cta_order_seed = o->cta_order_seed;
     cfg->slice = o->slice;
     cfg->resident = o->resident;
+    cfg->jobs = o->jobs;
     return PTXEMU_EXIT_OK;
 }
 

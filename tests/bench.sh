@@ -1,15 +1,75 @@
 #!/usr/bin/env bash
-# tests/bench.sh — `make bench`: wall time and lane-instructions per second
-# for the kernels in tests/bench/ (matmul, reduction, histogram, scan, calls,
-# warp_divergent), best of 3.  Numbers and method: docs/PERFORMANCE.md.
+# tests/bench.sh — `make bench`: for each kernel in tests/bench/*.txt, best of
+# $BENCH_REPS runs (default 3) of `ptxemu run CASE --time`, on one host thread
+# (--jobs 1) and on every core (--jobs N, N = nproc): lane-instructions, wall
+# time, M lane-instructions/s, peak RSS, and the ratio of the all-cores time
+# to a native C version of the same algorithm (tests/bench/native/, named by
+# a "# native: FILE.c" line in the case file; built here with gcc -O2 and run
+# on one core).  Numbers and method: docs/PERFORMANCE.md.
+#
+# Each column is one function below (run_stats, native_secs); a row is
+# printed by print_row, so a new measurement is a function and a column.
+#
+#   BENCH_REPS=5 make bench        more repetitions
+#   bash tests/bench.sh matmul     only the benchmarks whose name contains "matmul"
 set -u
 cd "$(dirname "$0")/.." || exit 2
-for c in tests/bench/*.txt; do
-    best=""
-    for i in 1 2 3; do
-        line=$(build/ptxemu run "$c" --time 2>&1 >/dev/null | grep 'lane-instructions in')
-        rate=$(echo "$line" | sed -E 's/.*: ([0-9.]+) M lane.*/\1/')
-        if [ -z "$best" ] || awk "BEGIN{exit !($rate > $best)}"; then best=$rate; bline=$line; fi
+P=build/ptxemu
+REPS=${BENCH_REPS:-3}
+NCPU=$(nproc 2>/dev/null || echo 1)
+NATIVE_DIR=build/bench
+FILTER=${1:-}
+mkdir -p "$NATIVE_DIR"
+
+# run_stats CASE JOBS -> "INSNS SECS RSS_MB" of the fastest of REPS runs
+run_stats() {
+    local c=$1 jobs=$2 best="" line secs
+    for _ in $(seq "$REPS"); do
+        line=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null | grep 'lane-instructions in')
+        [ -n "$line" ] || { echo "- - -"; return; }
+        secs=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s.*/\1/')
+        if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; bline=$line; fi
     done
-    printf '%-28s %s\n' "$(basename "$c" .txt)" "${bline#ptxemu: }"
+    echo "$bline" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/'
+}
+
+# native_secs CASE -> best time in seconds of the case's native C version, or "-"
+native_secs() {
+    local src name bin out best=""
+    src=$(sed -n 's/^# native: *//p' "$1" | head -n 1)
+    [ -n "$src" ] && [ -f "tests/bench/native/$src" ] || { echo "-"; return; }
+    name=$(basename "$src" .c); bin=$NATIVE_DIR/native_$name
+    if [ ! -x "$bin" ] || [ "tests/bench/native/$src" -nt "$bin" ]; then
+        gcc -O2 -std=gnu11 -o "$bin" "tests/bench/native/$src" 2>/dev/null || { echo "-"; return; }
+    fi
+    for _ in $(seq "$REPS"); do
+        out=$("$bin" | cut -d' ' -f1)
+        if [ -z "$best" ] || awk "BEGIN{exit !($out < $best)}"; then best=$out; fi
+    done
+    echo "$best"
+}
+
+mrate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s / 1e6; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+print_header() {
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' workload lane-insns \
+        "1 thr s" "M/s" "$NCPU thr s" "M/s" speedup "RSS MB" "native s" "/native"
+}
+
+# print_row NAME INSNS SECS1 SECSN RSS NATIVE
+print_row() {
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' "$1" "$2" "$3" "$(mrate "$2" "$3")" \
+        "$4" "$(mrate "$2" "$4")" "$(ratio "$3" "$4")" "$5" "$6" "$(ratio "$4" "$6")"
+}
+
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $NCPU cores, load:$(uptime | sed 's/.*load average://')"
+print_header
+for c in tests/bench/*.txt; do
+    name=$(basename "$c" .txt)
+    case "$name" in *"$FILTER"*) ;; *) continue ;; esac
+    read -r insns s1 rss1 < <(run_stats "$c" 1)
+    read -r _ sn rssn < <(run_stats "$c" "$NCPU")
+    rss=$(awk -v a="$rss1" -v b="$rssn" 'BEGIN { print (b > a ? b : a) }')
+    print_row "$name" "$insns" "$s1" "$sn" "$rss" "$(native_secs "$c")"
 done

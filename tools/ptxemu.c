@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,8 @@ static void usage(FILE *f)
           "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats] [--time]\n"
           "      [--resident N]  keep N blocks in flight at once (inter-block waits; default 1,\n"
           "      or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
+          "      [--jobs N]  run the blocks of the launch on N host threads (default: every core;\n"
+          "      results are those of --jobs 1, see docs/PERFORMANCE.md)\n"
           "  run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] ARG...\n"
           "      ARG is a kernel parameter, in order:\n"
           "        u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
@@ -33,9 +36,10 @@ static void usage(FILE *f)
           "        NAME=zero:BYTES                        a zero-filled buffer\n"
           "        NAME=fill:BYTES:BYTEVALUE              a buffer with every byte set\n"
           "      buffers are passed as pointers; --dump NAME=PATH writes one after the launch.\n"
-          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats] [--resident N]\n"
+          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats] [--resident N] [--jobs N]\n"
           "      runs every case file under the paths; prints one line per case, then\n"
-          "      'N passed, N failed'.  --stats also compares expect-stat lines (memory\n"
+          "      'N passed, N failed' (-j: cases at once, --jobs: threads per launch).\n"
+          "      --stats also compares expect-stat lines (memory\n"
           "      statistics counted from PTX-level accesses, see README).\n"
           "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
           "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH] [--resident N]\n"
@@ -151,8 +155,15 @@ static int parse_common(const char *a, const char *v, rt_run_opts *o, const char
     else if (!strcmp(a, "--stack")) o->local_size = (uint32_t)strtoul(v, NULL, 0);
     else if (!strcmp(a, "--load")) { if (*nlibs < 16) libs[(*nlibs)++] = v; }
     else if (!strcmp(a, "--resident")) o->resident = atoi(v);
+    else if (!strcmp(a, "--jobs")) o->jobs = atoi(v) > 0 ? atoi(v) : 1;
     else return -1;
     return 0;
+}
+
+int tool_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }
 
 void tool_print_failure(const rt_run_result *r)
@@ -170,6 +181,7 @@ static int cmd_run(int argc, char **argv)
     if (e) return e;
     rt_run_opts o;
     memset(&o, 0, sizeof o);
+    o.jobs = tool_default_jobs();
     const char *libs[16];
     int nlibs = 0;
     rt_dump dumps[32];
@@ -208,8 +220,10 @@ static int cmd_run(int argc, char **argv)
     }
     if (timing) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s\n",
-                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s, peak RSS %.1f MB\n",
+                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0, ru.ru_maxrss / 1024.0);
     }
     if (r.out.len) fwrite(r.out.data, 1, r.out.len, stdout);
     fflush(stdout);

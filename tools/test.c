@@ -83,6 +83,7 @@ static double now(void)
 /* The child: runs one case and writes "P" or "F<reason>" to fd. */
 static int g_stats;   /* --stats: compare expect-stat lines too */
 static int g_resident;   /* --resident N: blocks in flight */
+static int g_jobs;       /* --jobs N: host threads per launch */
 
 static void child(const tcase *t, double timeout, int fd)
 {
@@ -99,6 +100,7 @@ static void child(const tcase *t, double timeout, int fd)
         o.timeout = timeout;
         o.memstats = g_stats;
         o.resident = g_resident;
+        o.jobs = g_jobs;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
@@ -157,6 +159,7 @@ int tool_cmd_test(int argc, char **argv)
     int shard_k = 0, shard_n = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     double timeout = 120;
     int verbose = 0;
+    g_jobs = tool_default_jobs();
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
@@ -168,6 +171,7 @@ int tool_cmd_test(int argc, char **argv)
         else if (!strcmp(argv[i], "-v")) verbose = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) g_jobs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
         else {
             struct stat st;

@@ -11,6 +11,8 @@
 int tool_load_case(int argc, char **argv, int *used, rt_case *c);
 void tool_print_diags(const diag_list *d, const char *text, size_t len);
 void tool_print_failure(const rt_run_result *r);
+/* --jobs default: the number of online CPUs. */
+int tool_default_jobs(void);
 
 int tool_cmd_test(int argc, char **argv);    /* test.c */
 int tool_cmd_check(int argc, char **argv);   /* check.c */

@@ -151,6 +151,10 @@ typedef struct vm_config {
      * VM_COOP_AUTO blocks.  N > 1: up to N blocks in flight, a turn of each in
      * slot order, the next block (in the usual order) starting as one ends. */
     int resident;
+    /* Host threads running the CTAs of the launch (0 or 1: one).  The result
+     * is bit-identical to one thread's: see vm/par.h for when a launch runs
+     * on one thread anyway. */
+    int jobs;
 } vm_config;
 
 #define VM_COOP_AUTO 64
