@@ -34,6 +34,7 @@ suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
+suite "parallel launches (--jobs)" bash tests/par/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
 CONF=../shared/conformance/cases
@@ -46,7 +47,7 @@ fi
 echo "== sanitizer build (MODE=asan)"
 if make -s MODE=asan build/asan/ptxemu >"$log" 2>&1; then
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-    suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels
+    suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels tests/par/cases
     [ -d "$CONF" ] && suite "conformance under ASan/UBSan" build/asan/ptxemu test "$CONF"
 else
     cat "$log"; echo "FAIL asan build"; total_fail=$((total_fail + 1))

@@ -84,6 +84,24 @@ static double now(void)
 static int g_stats;   /* --stats: compare expect-stat lines too */
 static int g_resident;   /* --resident N: blocks in flight */
 static int g_jobs;       /* --jobs N: host threads per launch */
+static int g_digest;     /* --digest: each line ends with a digest of everything the launch produced */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* " [status insns buffers stdout message]": equal digests, equal results. */
+static void digest(const rt_run_result *r, int code, char *buf, size_t len)
+{
+    uint64_t h = fnv(1469598103934665603ull, r->out.data ? r->out.data : "", r->out.len);
+    uint64_t hm = fnv(1469598103934665603ull, r->msg, strlen(r->msg));
+    if (r->fault.report) hm = fnv(hm, r->fault.report, strlen(r->fault.report));
+    snprintf(buf, len, " [%d %s %llu %016llx %016llx %016llx]", code, vm_status_name(r->status), (unsigned long long)r->insns,
+             (unsigned long long)r->buffers_hash, (unsigned long long)h, (unsigned long long)hm);
+}
 
 static void child(const tcase *t, double timeout, int fd)
 {
@@ -105,6 +123,8 @@ static void child(const tcase *t, double timeout, int fd)
         diag_list pd;
         diag_init(&pd);
         int code = rt_run_case(&c, &o, 1, &r, &pd);
+        char dg[160] = "";
+        if (g_digest) digest(&r, code, dg, sizeof dg);
         if (code == 0 && r.unchecked)
             snprintf(out, sizeof out, "Uno expectation; ended with %s%s%s", vm_status_name(r.status),
                      r.status ? ": " : "", r.status ? r.fault.msg : "");
@@ -112,6 +132,11 @@ static void child(const tcase *t, double timeout, int fd)
         else if (code == PTXEMU_EXIT_PTX && pd.n)
             snprintf(out, sizeof out, "F%s:%d:%d: %s", pd.v[0].file ? pd.v[0].file : "?", pd.v[0].line, pd.v[0].col, pd.v[0].msg);
         else snprintf(out, sizeof out, "F%s", r.msg);
+        if (dg[0]) {
+            size_t n = strlen(out);
+            if (n + strlen(dg) >= sizeof out) n = sizeof out - 1 - strlen(dg);
+            snprintf(out + n, sizeof out - n, "%s", dg);
+        }
         rt_run_result_free(&r);
         diag_list_free(&pd);
         rt_case_free(&c);
@@ -169,6 +194,7 @@ int tool_cmd_test(int argc, char **argv)
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (!strcmp(argv[i], "--digest")) g_digest = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) g_jobs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
@@ -224,7 +250,7 @@ int tool_cmd_test(int argc, char **argv)
         while (printed < next && l.v[printed].done) {
             tcase *t = &l.v[printed++];
             if (t->pass == 2) { unchecked++; printf("RAN  %s: %s\n", t->name, t->report + 1); }
-            else if (t->pass) { passed++; printf("PASS %s%s", t->name, verbose ? "" : "\n"); }
+            else if (t->pass) { passed++; printf("PASS %s%s%s", t->name, t->report + 1, verbose ? "" : "\n"); }
             else { failed++; printf("FAIL %s: %s\n", t->name, t->report + 1); }
             if (verbose && t->pass == 1) printf(" (%.2f s)\n", t->secs);
             fflush(stdout);

@@ -832,5 +832,6 @@ bc_module *bc_compile(const ast_module *am, diag_list *diags)
     }
     finish(&cc);
     cc_free(&cc);
+    m->maybe_uninit = bc_flow_maybe_uninit(m);
     return m;
 }

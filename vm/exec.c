@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm.h"
+#include "par.h"
 #include "fp.h"
 #include "printf.h"
 #include "hostcall.h"
@@ -275,12 +276,18 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         L->gc_base = al->base;
         L->gc_size = al->size;
         L->gc_host = al->host;
+        if (L->par) {
+            L->gc_pa = vm_par_alloc(L->par, i);
+            if (par_track(L, L->par_tag, L->gc_pa, a - al->base, n, write)) return NULL;
+        }
         return al->host + (a - al->base);
     }
     case BC_SP_SHARED: return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
     case BC_SP_LOCAL: {
         uint64_t ls = L->cfg.local_size;
-        return a <= ls && n <= ls - a ? w->local + (uint64_t)lane * ls + a : NULL;
+        if (!(a <= ls && n <= ls - a)) return NULL;
+        if (write && a + n > w->local_hw) w->local_hw = a + n;
+        return w->local + (uint64_t)lane * ls + a;
     }
     case BC_SP_CONST:
         if (write) return NULL;
@@ -327,9 +334,34 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
 static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
 {
     if (space == BC_SP_SHARED) return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
-    if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base))
+    if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base)) {
+        if (L->gc_pa && par_track(L, L->par_tag, L->gc_pa, a - L->gc_base, n, write)) return NULL;
         return L->gc_host + (a - L->gc_base);
+    }
     return vm_xlate(L, cta, w, l, space, a, n, write);
+}
+
+/* Whether a generic address lies in none of the windows (it is global). */
+static inline int generic_is_global(uint64_t a)
+{
+    return a >= MEM_GLOBAL_BASE || !(a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE || a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE ||
+                                     a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE || a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE);
+}
+
+/* Records that bytes [0, end) of each lane's local memory may have been written. */
+static inline void local_wrote(vm_warp *w, uint64_t end)
+{
+    if (end > w->local_hw) w->local_hw = end;
+}
+
+/* A parallel launch: each global word's owner, before group_base's access
+ * (-1 on a conflict, for the per-lane path to report). */
+static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R, uint32_t m, uint32_t as, uint64_t rel,
+                                                uint32_t tot, int write)
+{
+    for (uint32_t mm = m; mm; mm &= mm - 1)
+        if (par_track(L, L->par_tag, L->gc_pa, R[as + (uint32_t)__builtin_ctz(mm)] + rel, tot, write)) return -1;
+    return 0;
 }
 
 /* The fast path of a memory access by the lanes m (no access hook): when
@@ -338,7 +370,7 @@ static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int spac
  * global allocation hit last, local memory, the const bank, the parameter
  * buffer), sets *hb so that lane l's host pointer is hb + a + l * *stride and
  * returns 1.  Else 0: the per-lane path decides, faults included. */
-static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
+static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
                              uint64_t imm, int space, uint32_t tot, int write, uintptr_t *hb, uint64_t *stride)
 {
     if (!m) return 0;
@@ -376,6 +408,10 @@ static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64
         }
     }
     if (bad || (any & (tot - 1))) return 0;
+    if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && group_note(L, R, m, as, imm - off, tot, write))
+        return 0;
+    if (space == BC_SP_LOCAL && write)   /* the lanes' offsets or'ed together bound the highest one */
+        local_wrote(w, (any - off) + tot < size ? (any - off) + tot : size);
     *hb = (uintptr_t)host - (uintptr_t)off;
     return 1;
 }
@@ -493,6 +529,7 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
         if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+        local_wrote(w, fp + off + (sz > 8 ? 8 : sz));
     }
     return VM_OK;
 }
@@ -522,6 +559,7 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
         if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+        local_wrote(w, fp + off + (sz > 8 ? 8 : sz));
     }
     return VM_OK;
 }
@@ -573,6 +611,7 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
         uint32_t d = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
         if (sz > (uint32_t)f->params[k].size) sz = (uint32_t)f->params[k].size;
         memmove(lm + nfp + d, lm + fp + so, sz);
+        local_wrote(w, nfp + d + sz);
     }
     R[m->slot_fp + l] = nfp;
     return VM_OK;
@@ -599,6 +638,7 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         uint32_t so = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
         if (sz > (uint32_t)f->rets[k].size) sz = (uint32_t)f->rets[k].size;
         memmove(lm + fp + d, lm + cfp + so, sz);
+        local_wrote(w, fp + d + sz);
     }
     s->n -= f->nslots;
     uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
@@ -663,6 +703,25 @@ static atom_fn atom_select(int op, int kind)
     case BC_RED_EXCH: return at_exch;
     default: return at_cas;
     }
+}
+
+/* An atomic operation as a host atomic (a parallel launch's global memory):
+ * returns the old value.  p is aligned to size. */
+static uint64_t atom_host(uint8_t *p, int size, atom_fn fn, uint64_t b, uint64_t c, int ftz)
+{
+    if (size == 2) {
+        uint16_t *q = (uint16_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &o, (uint16_t)fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+        return o;
+    }
+    if (size == 4) {
+        uint32_t *q = (uint32_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &o, (uint32_t)fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+        return o;
+    }
+    uint64_t *q = (uint64_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &o, fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+    return o;
 }
 
 static int atom_size(int kind)
@@ -753,9 +812,14 @@ __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_i
 }
 static int cpu_has_fma(void)
 {
-    static int v = -1;
-    if (v < 0) v = __builtin_cpu_supports("fma") ? 1 : 0;
-    return v;
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("fma") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
 }
 #endif
 
@@ -1321,15 +1385,20 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int size = atom_size(I->m2);
             atom_fn fn = atom_select(I->m1, I->m2);
             uint64_t msk = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+            int how = L->par_atom_how ? L->par_atom_how[pc] : PAR_WRITE;   /* a reduction several blocks may share */
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
+                uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, how);
                 if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)size, VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC);
                 uint64_t old = 0;
-                memcpy(&old, p, (size_t)size);
-                uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
-                memcpy(p, &n, (size_t)size);
+                if (L->par && (I->m3 == BC_SP_GLOBAL || (I->m3 == BC_SP_GENERIC && generic_is_global(a))))
+                    old = atom_host(p, size, fn, B & msk, C & msk, FTZ);   /* other workers may reduce into it */
+                else {
+                    memcpy(&old, p, (size_t)size);
+                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
+                    memcpy(p, &n, (size_t)size);
+                }
                 if (I->n) D = old;
             });
         } vmnext

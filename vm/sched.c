@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "vm.h"
+#include "par.h"
 
 #define VM_SLICE 256          /* instructions a group may issue per turn */
 #define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
@@ -22,7 +23,7 @@ const char *vm_status_name(vm_status s)
     return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
 }
 
-static double now(void)
+double vm_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -63,7 +64,7 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 
 /* ---- CTA state ------------------------------------------------------------------ */
 
-static void cta_free(vm_cta *c)
+void vm_cta_free(vm_cta *c)
 {
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
@@ -76,7 +77,7 @@ static void cta_free(vm_cta *c)
     memset(c, 0, sizeof *c);
 }
 
-static int cta_alloc(vm_launch *L, vm_cta *c)
+int vm_cta_alloc(vm_launch *L, vm_cta *c)
 {
     memset(c, 0, sizeof *c);
     c->nwarps = L->nwarps;
@@ -116,12 +117,19 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
         w->tick = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         memset(w->bar_pred, 0, sizeof w->bar_pred);
+        /* a block starts from zeroed registers and local memory, whatever ran in
+         * the slot before (so results never depend on which slot a block gets) */
+        for (int r = 0; r < L->nzero; r++)
+            memset(w->R + (size_t)L->zero[r].first * BC_WARP, 0, (size_t)L->zero[r].count * BC_WARP * sizeof *w->R);
+        if (w->local_hw) {
+            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * L->cfg.local_size, 0, w->local_hw);
+            w->local_hw = 0;
+        }
         for (int l = 0; l < BC_WARP; l++) {
             w->pc[l] = k->pc_begin;
             w->state[l] = (w->present >> l) & 1 ? LANE_READY : LANE_EXITED;
             w->lastrun[l] = 0;
             w->stack[l].n = w->stack[l].depth = 0;
-            w->R[L->m->slot_fp + (uint32_t)l] = 0;
         }
         if (w->live) c->live_warps |= 1u << i;
     }
@@ -169,10 +177,11 @@ static uint32_t ready_lanes(const vm_warp *w)
 
 static vm_status check_limits(vm_launch *L)
 {
+    if (L->par) return vm_par_limits(L);
     if (L->cfg.insn_limit && L->insns > L->cfg.insn_limit)
         return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "instruction limit of %llu reached",
                        (unsigned long long)L->cfg.insn_limit);
-    if (L->cfg.timeout > 0 && now() - L->start_time > L->cfg.timeout)
+    if (L->cfg.timeout > 0 && vm_now() - L->start_time > L->cfg.timeout)
         return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "time limit of %g s reached", L->cfg.timeout);
     if (L->stop_requested) return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
     return VM_OK;
@@ -223,7 +232,7 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
 }
 
 /* One round over the warps of the single CTA in flight. */
-static vm_status cta_round(vm_launch *L, vm_cta *c)
+static inline __attribute__((always_inline)) vm_status cta_round(vm_launch *L, vm_cta *c)
 {
     int any_ready = 0;
     vm_status st = warps_turn(L, c, &L->turn_progress, &any_ready);
@@ -307,6 +316,28 @@ static int uses_grid_sync(const bc_module *m, int kernel)
     return 0;
 }
 
+/* The register slots that cta_reset zeroes: those of the kernel and of
+ * every .func that a thread may read before writing (vm/flow.c; all of them
+ * if the analysis is missing) and the hidden ones. */
+static int zero_ranges(vm_launch *L)
+{
+    const bc_module *m = L->m;
+    L->zero = malloc(((size_t)m->nslots / 2 + 2) * sizeof *L->zero);
+    if (!L->zero) return -1;
+    uint32_t lo = m->nconsts, hi = m->nslots;
+    for (uint32_t s = lo; s < hi; s++) {
+        int f = -1;
+        if (m->maybe_uninit && !m->maybe_uninit[s]) continue;
+        for (int i = 0; i < m->nfuncs && f < 0; i++)
+            if (s >= m->funcs[i].slot_base && s < m->funcs[i].slot_base + m->funcs[i].nslots) f = i;
+        if (f >= 0 && m->funcs[f].is_entry && f != L->kfunc) continue;   /* another kernel's */
+        vm_zero_range *last = L->nzero ? &L->zero[L->nzero - 1] : NULL;
+        if (last && last->first + last->count == s) last->count++;
+        else L->zero[L->nzero++] = (vm_zero_range){ s, 1 };
+    }
+    return 0;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
 
 vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
@@ -320,7 +351,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->mem = mem;
     L->cfg = *cfg;
     L->kfunc = kernel;
-    L->start_time = now();
+    L->start_time = vm_now();
     if (!L->cfg.local_size) {
         /* the default stack grows to fit a kernel with large local arrays */
         uint64_t need = ((uint64_t)m->funcs[kernel].frame_size + VM_DEFAULT_LOCAL + 4095) & ~4095ull;
@@ -370,6 +401,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     for (int i = 0; i < m->nconst_relocs; i++)
         L->consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
     L->const_bank = m->const_image;
+    if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }
     /* a kernel that reads the grid-sync workspace pointer is launched cooperatively */
     int coop = uses_grid_sync(m, kernel);
     uint64_t res = L->cfg.resident > 0 ? (uint64_t)L->cfg.resident : 1;
@@ -383,13 +415,13 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' uses grid-wide sync (a cooperative launch): all %llu blocks "
                  "must be resident at once, --resident %llu is too few", k->name, (unsigned long long)L->nctas,
                  (unsigned long long)res);
-    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L); return NULL; }
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L->zero); free(L); return NULL; }
     if (res > L->nctas) res = L->nctas;
     L->nres = (int)res;
     L->ctas = calloc((size_t)L->nres, sizeof *L->ctas);
     int bad = !L->ctas;
     for (int i = 0; i < L->nres && !bad; i++) {
-        bad = cta_alloc(L, &L->ctas[i]);
+        bad = vm_cta_alloc(L, &L->ctas[i]);
         L->ctas[i].slot = i;
     }
     if (!bad && coop) {
@@ -485,6 +517,26 @@ vm_status vm_launch_step(vm_launch *L)
     return VM_OK;
 }
 
+vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    uint64_t b = (L->cta_a * pos + L->cta_b) % L->nctas;
+    cta_reset(L, c, b);
+    c->live = 1;
+    c->stuck = c->progress = 0;
+    L->cur_cta = c;
+    L->next_warp = 0;
+    L->turn_progress = 0;
+    if (H && H->cta_begin) H->cta_begin(H->ctx, L, c);
+    while (c->live_warps) {
+        vm_status st = cta_round(L, c);
+        if (st) return st;
+    }
+    c->live = 0;
+    if (H && H->cta_end) H->cta_end(H->ctx, L, c);
+    return check_limits(L);
+}
+
 vm_cta *vm_launch_find_cta(vm_launch *L, uint64_t linear)
 {
     for (int i = 0; i < L->nres; i++)
@@ -512,10 +564,11 @@ int vm_launch_cta_started(const vm_launch *L, uint64_t linear)
 void vm_launch_free(vm_launch *L)
 {
     if (!L) return;
-    for (int i = 0; L->ctas && i < L->nres; i++) cta_free(&L->ctas[i]);
+    for (int i = 0; L->ctas && i < L->nres; i++) vm_cta_free(&L->ctas[i]);
     free(L->ctas);
     if (L->grid_ws) mem_free(L->mem, L->grid_ws);
     free(L->consts);
+    free(L->zero);
     free(L->fault.report);
     free(L);
 }
@@ -525,9 +578,31 @@ vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, i
 {
     vm_launch *L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault);
     if (!L) return fault->status;
-    vm_status st;
-    do st = vm_launch_step(L); while (st == VM_PAUSED);
+    vm_status st = VM_OK;
+    const char *why = NULL;
+    char note[sizeof fault->threads_note] = "";
+    int pst = VM_OK, threads = 1;
+    if (vm_par_eligible(L, &why)) {
+        threads = vm_par_run(L, &pst, note, sizeof note);
+        if (!threads) {
+            /* it stopped (a conflict between blocks, a fault, a limit): memory is as
+             * before the launch; one thread gives the result and the report */
+            double start = L->start_time;
+            const vm_hooks *H = cfg->hooks;
+            vm_launch_free(L);
+            if (H && H->restart) H->restart(H->ctx);
+            if (!(L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault))) return fault->status;
+            L->start_time = start;
+            L->cfg.jobs = 1;
+            threads = 1;
+        }
+    } else if (cfg->jobs > 1) snprintf(note, sizeof note, "%s", why);
+    st = (vm_status)pst;
+    if (!L->finished && st == VM_OK)
+        do st = vm_launch_step(L); while (st == VM_PAUSED);
     *fault = L->fault;
+    fault->threads = threads;
+    snprintf(fault->threads_note, sizeof fault->threads_note, "%s", note);
     L->fault.report = NULL;            /* moved to the caller */
     if (insns) *insns = L->lane_insns;
     vm_launch_free(L);

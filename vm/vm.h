@@ -37,6 +37,8 @@ typedef struct vm_fault {
     char msg[512];
     char *report;              /* deadlock: the blocked warps, one per line (malloc'd) */
     int bad_launch;            /* the launch configuration was refused before it ran */
+    int threads;               /* host threads the launch ran on (vm_config.jobs) */
+    char threads_note[160];    /* why one, when more were asked for */
 } vm_fault;
 
 /* Lane states. */
@@ -53,6 +55,7 @@ typedef struct vm_warp {
     uint64_t *R;               /* registers [slot][lane] */
     uint8_t *local;            /* BC_WARP * local_size bytes */
     uint64_t lastrun[BC_WARP]; /* issue tick of each lane (fairness) */
+    uint64_t local_hw;         /* bytes of each lane's local memory that may have been written */
     /* collectives */
     uint32_t coll_mask[BC_WARP];
     uint32_t excused;          /* lanes predicated off at a collective */
@@ -124,6 +127,13 @@ typedef struct vm_hooks {
     /* before each instruction a lane group issues; nonzero pauses the launch
      * before it (vm_launch_step returns VM_PAUSED and can be called again) */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* Nonzero: the hooks may be called from several host threads at once
+     * (vm_config.jobs > 1; each worker passes its own vm_launch copy).  Such a
+     * launch may stop and run again on one thread (see vm/par.h): restart, if
+     * set, is called before that, to drop what was recorded.  Launches whose
+     * hooks are not thread-safe, or that have step or pick, use one thread. */
+    int thread_safe;
+    void (*restart)(void *ctx);
 } vm_hooks;
 
 /* Output sink for device printf. */
@@ -197,7 +207,16 @@ struct vm_launch {
     uint8_t *gc_host;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
+    struct vm_zero_range { uint32_t first, count; } *zero;   /* register slots zeroed at a block's start */
+    int nzero;
+    /* a worker of a parallel launch (vm/par.h); all NULL/0 otherwise */
+    struct vm_par *par;
+    uint32_t par_tag;          /* the running block's owner tag in the shadow words */
+    struct par_alloc *gc_pa;   /* shadow of the global allocation hit last */
+    const uint8_t *par_atom_how; /* per pc: how an atom uses memory (PAR_WRITE or a reduction) */
+    uint64_t par_flushed;      /* instructions already added to the launch's total */
 };
+typedef struct vm_zero_range vm_zero_range;
 
 /* Places the module's variables in mem (once per module per mem_space):
  * returns 0, or -1 with msg. */
@@ -227,6 +246,13 @@ void vm_resolve(const vm_launch *L, int space, uint64_t addr, int *rspace, uint6
 uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t addr, uint64_t n, int write);
 
 /* ---- inside the VM (exec.c, warp.c, sched.c) ------------------------------- */
+
+double vm_now(void);           /* monotonic seconds */
+int vm_cta_alloc(vm_launch *L, vm_cta *c);
+void vm_cta_free(vm_cta *c);
+/* Runs the block at launch position pos in slot c from start to end (one
+ * CTA in flight; a parallel launch's workers). */
+vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
 
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
  * `budget` instructions have issued. */
