@@ -90,28 +90,28 @@ static void bf_args(uint32_t *pos, uint32_t *len, int bits)
     if (*len > 255) *len = 255;
 }
 
+static inline uint64_t low_mask(uint32_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+/* Bits [pos, pos + len) of a (those past bit bits-1 read as the sign bit),
+ * sign- or zero-extended from the last extracted bit. */
 static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
 {
     bf_args(&pos, &len, bits);
-    uint64_t msb = (uint64_t)bits - 1;
-    int sbit;
-    if (!sign || len == 0) sbit = 0;
-    else sbit = (int)((a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1);
-    uint64_t d = 0;
-    for (uint32_t i = 0; i < (uint32_t)bits; i++) {
-        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : (uint64_t)sbit;
-        d |= bit << i;
-    }
-    return d;
+    uint32_t msb = (uint32_t)bits - 1;
+    uint64_t sbit = sign && len ? (a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1 : 0;
+    uint32_t n = pos > msb ? 0 : (len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos);
+    uint64_t field = n ? (a >> pos) & low_mask(n) : 0;
+    return field | (sbit ? low_mask((uint32_t)bits) & ~low_mask(n) : 0);
 }
 
+/* b with bits [pos, pos + len) (within bits) replaced by the low bits of a. */
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
 {
     bf_args(&pos, &len, bits);
-    uint64_t d = b;
-    for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
-        d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
-    return d;
+    if (!len || pos >= (uint32_t)bits) return b;
+    uint32_t n = len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
+    uint64_t mask = low_mask(n) << pos;
+    return (b & ~mask) | ((a << pos) & mask);
 }
 
 static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
