@@ -6,6 +6,11 @@
  * description applied to the lanes `m` (issued lanes whose guard holds);
  * LANES() has a full-warp fast path.  Every fault leaves through vm_fail with
  * the faulting pc.  This is the only large function in the VM.
+ *
+ * On x86-64 the Makefile compiles this file a second time with AVX2
+ * (VM_EXEC_VARIANT): the lane loops vectorise 4 lanes wide instead of 2; the
+ * second copy holds only the dispatch loop (vm_exec_avx2), and vm_exec picks
+ * it when the CPU has AVX2.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -265,6 +270,7 @@ static inline uint64_t mb_arrive(uint64_t v, uint64_t count, uint64_t tx, int dr
 
 /* ---- memory ------------------------------------------------------------------------ */
 
+#ifndef VM_EXEC_VARIANT      /* defined once, in the base compile */
 /* Host pointer for an access of n bytes by lane `lane` in `space`, or NULL. */
 uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
 {
@@ -318,6 +324,8 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
         if (a - win[i].base < MEM_WINDOW_SIZE) { *rspace = win[i].sp; *raddr = a - win[i].base; return; }
     *rspace = BC_SP_GLOBAL;
 }
+
+#endif
 
 /* Reports one lane's access to the checker. */
 static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
@@ -770,6 +778,7 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     }
 }
 
+#ifndef VM_EXEC_VARIANT
 vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st, const char *fmt, ...)
 {
     vm_fault *f = &L->fault;
@@ -786,6 +795,8 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
     va_end(ap);
     return st;
 }
+
+#endif
 
 /* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
 static inline uint32_t popc32(uint32_t x)
@@ -825,12 +836,15 @@ static int cpu_has_fma(void)
 
 /* ---- the dispatch loop ----------------------------------------------------------------- */
 
+/* The full-warp loop has no dependence between lanes: slots are BC_WARP
+ * apart, so a destination never overlaps another lane's source (ivdep lets
+ * GCC vectorise it without a run-time overlap check). */
 #define LANES(...) do { \
-        if (m == FULL) { for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
+        if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
         else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
     } while (0)
 
-#define RD(s) R[(s) + (uint32_t)l]
+#define RD(s) (R + (s))[l]
 #define D RD(I->d)
 #define A RD(I->a)
 #define B RD(I->b)
@@ -887,7 +901,14 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
     return 1;
 }
 
-vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+#ifdef VM_EXEC_VARIANT
+#define VM_EXEC_LOOP vm_exec_avx2
+#else
+#define VM_EXEC_LOOP vm_exec_base
+static
+#endif
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget);
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
 {
 #ifdef VM_USE_GOTO
     static const void *const jump[OP__COUNT] = {
@@ -1579,3 +1600,29 @@ out:
     if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);
     return st;
 }
+
+#ifndef VM_EXEC_VARIANT
+#ifdef VM_EXEC_AVX2
+vm_status vm_exec_avx2(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget);
+
+static int cpu_has_avx2(void)
+{
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+#endif
+
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+{
+#ifdef VM_EXEC_AVX2
+    if (cpu_has_avx2()) return vm_exec_avx2(L, cta, w, group, pc, budget);
+#endif
+    return vm_exec_base(L, cta, w, group, pc, budget);
+}
+#endif
