@@ -339,7 +339,7 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
 
 /* The common cases of vm_xlate inline: shared memory, and the global
  * allocation hit last. */
-static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
+static inline __attribute__((always_inline)) uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
 {
     if (space == BC_SP_SHARED) return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
     if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base)) {
@@ -1407,6 +1407,35 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
             atom_fn fn = atom_select(I->m1, I->m2);
             uint64_t msk = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
             int how = L->par_atom_how ? L->par_atom_how[pc] : PAR_WRITE;   /* a reduction several blocks may share */
+            uintptr_t hb;
+            uint64_t ls, imm = (uint64_t)I->imm;
+            if (!hacc && I->m3 == BC_SP_SHARED && group_base(L, cta, w, R, m, I->a, imm, BC_SP_SHARED, (uint32_t)size, 1, &hb, &ls)) {
+                /* shared memory, every lane in range and aligned: lanes in ascending order, the common
+                 * 32-bit operations without a call per lane */
+#define SHP(l) ((uint8_t *)(hb + A + imm))
+                uint32_t o32, n32;
+                if (size == 4 && I->m1 == BC_RED_CAS) {
+                    LANES({ memcpy(&o32, SHP(l), 4); if (o32 == (uint32_t)B) { n32 = (uint32_t)C; memcpy(SHP(l), &n32, 4); } if (I->n) D = o32; });
+                    vmnext
+                }
+                if (size == 4 && I->m1 == BC_RED_EXCH) {
+                    LANES({ memcpy(&o32, SHP(l), 4); n32 = (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
+                    vmnext
+                }
+                if (size == 4 && I->m1 == BC_RED_ADD && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32)) {
+                    LANES({ memcpy(&o32, SHP(l), 4); n32 = o32 + (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
+                    vmnext
+                }
+                LANES({
+                    uint64_t old = 0;
+                    memcpy(&old, SHP(l), (size_t)size);
+                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
+                    memcpy(SHP(l), &n, (size_t)size);
+                    if (I->n) D = old;
+                });
+#undef SHP
+                vmnext
+            }
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
                 uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, how);
