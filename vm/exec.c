@@ -599,14 +599,23 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     if (s->depth >= VM_MAX_CALL_DEPTH || nfp + (uint64_t)f->frame_size > L->cfg.local_size)
         return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
                        f->name, s->depth, L->cfg.local_size);
-    uint32_t need = f->nslots + 3;     /* room for the whole activation at once, then plain stores */
+    /* what the call saves: the callee's registers (the debugger's layout), or
+     * only the caller's registers live after the call that the callee may
+     * change (vm/flow.c) */
+    const uint32_t *live = L->frames_full ? NULL : &m->call_save_list[m->call_save[pc]];
+    uint32_t ns = live ? live[0] : f->nslots;
+    uint32_t need = ns + 3;            /* room for the whole activation at once, then plain stores */
     if (s->cap - s->n < need && stack_reserve(s, need)) return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
     uint64_t *v = s->v + s->n;
-    const uint64_t *src = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
-    for (uint32_t k = 0; k < f->nslots; k++) v[k] = src[(uint64_t)k * BC_WARP];
-    v[f->nslots] = pc;
-    v[f->nslots + 1] = fp;
-    v[f->nslots + 2] = (uint64_t)fidx;
+    if (live) {
+        for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
+    } else {
+        const uint64_t *src = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+        for (uint32_t k = 0; k < ns; k++) v[k] = src[(uint64_t)k * BC_WARP];
+    }
+    v[ns] = pc;
+    v[ns + 1] = fp;
+    v[ns + 2] = (uint64_t)fidx;
     s->n += need;
     s->depth++;
     uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
@@ -648,9 +657,15 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         memmove(lm + fp + d, lm + cfp + so, sz);
         local_wrote(w, fp + d + sz);
     }
-    s->n -= f->nslots;
-    uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
-    for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
+    if (!L->frames_full) {
+        const uint32_t *live = &m->call_save_list[m->call_save[cpc]];
+        s->n -= live[0];
+        for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = s->v[s->n + k];
+    } else {
+        s->n -= f->nslots;
+        uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+        for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
+    }
     R[m->slot_fp + l] = fp;
     s->depth--;
     *npc = cpc + 1;
@@ -907,8 +922,8 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
 #define VM_EXEC_LOOP vm_exec_base
 static
 #endif
-vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget);
-vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
 {
 #ifdef VM_USE_GOTO
     static const void *const jump[OP__COUNT] = {
@@ -934,10 +949,12 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
     const bc_insn *I = NULL;
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
-    uint32_t stop = UINT32_MAX;
-    for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
+    if (!stop) {
+        stop = UINT32_MAX;
+        for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
+        }
     }
     for (;;) {
         I = &code[pc];
@@ -1339,6 +1356,9 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
                     case 4: LANES(D = load_n((const uint8_t *)(hb + A + imm), 4) & dm); break;
                     default: LANES(D = load_n((const uint8_t *)(hb + A + imm), 8) & dm); break;
                     }
+                } else if (nv == 1 && !I->m2 && (sz == 4 || sz == 8)) {   /* local: each lane's own memory */
+                    if (sz == 4) LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 4) & dm);
+                    else LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 8) & dm);
                 } else LANES({
                     const uint8_t *p = (const uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) {
@@ -1376,6 +1396,9 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
                     case 4: LANES(store_n((uint8_t *)(hb + A + imm), B, 4)); break;
                     default: LANES(store_n((uint8_t *)(hb + A + imm), B, 8)); break;
                     }
+                } else if (nv == 1 && (sz == 4 || sz == 8)) {    /* local: each lane's own memory */
+                    if (sz == 4) LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 4));
+                    else LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 8));
                 } else LANES({
                     uint8_t *p = (uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) store_n(p + k * sz, RD(sl[k]), sz);
@@ -1632,7 +1655,7 @@ out:
 
 #ifndef VM_EXEC_VARIANT
 #ifdef VM_EXEC_AVX2
-vm_status vm_exec_avx2(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget);
+vm_status vm_exec_avx2(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
 
 static int cpu_has_avx2(void)
 {
@@ -1647,11 +1670,11 @@ static int cpu_has_avx2(void)
 }
 #endif
 
-vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
 {
 #ifdef VM_EXEC_AVX2
-    if (cpu_has_avx2()) return vm_exec_avx2(L, cta, w, group, pc, budget);
+    if (cpu_has_avx2()) return vm_exec_avx2(L, cta, w, group, pc, budget, stop);
 #endif
-    return vm_exec_base(L, cta, w, group, pc, budget);
+    return vm_exec_base(L, cta, w, group, pc, budget, stop);
 }
 #endif

@@ -137,27 +137,41 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
 
 /* ---- scheduling ---------------------------------------------------------------- */
 
-/* The default choice: lowest pc, unless a lane has waited too long. */
-static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
+/* The default choice: lowest pc, unless a lane has waited too long.  Also
+ * sets *stop to the lowest pc of the other ready lanes above the group's
+ * (where the group will meet them), or 0 when the caller must find it. */
+static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc, uint32_t *stop)
 {
     /* every ready lane at one pc (the common case): both rules pick that group */
     uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
     if (ready == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
     else for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
-    if (!diff) { *pc = p0; return ready; }
-    int best = -1, oldest = -1;
+    if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    /* one pass: the lowest pc and its lanes, the next pc above it, the lane
+     * that waited longest (the first of the lowest issue tick, as before) */
+    uint32_t best = UINT32_MAX, next = UINT32_MAX, g = 0;
+    uint64_t oldrun = UINT64_MAX;
+    int oldest = -1;
     for (uint32_t mm = ready; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        if (best < 0 || w->pc[l] < w->pc[best]) best = l;
-        if (oldest < 0 || w->lastrun[l] < w->lastrun[oldest]) oldest = l;
+        uint32_t p = w->pc[l];
+        if (p < best) { next = best; best = p; g = 1u << l; }
+        else if (p == best) g |= 1u << l;
+        else if (p < next) next = p;
+        if (w->lastrun[l] < oldrun) { oldrun = w->lastrun[l]; oldest = l; }
     }
-    int pickl = w->tick - w->lastrun[oldest] > VM_AGE_LIMIT ? oldest : best;
-    *pc = w->pc[pickl];
-    uint32_t g = 0;
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->pc[l] == *pc) g |= 1u << l;
+    if (w->tick - oldrun > VM_AGE_LIMIT && w->pc[oldest] != best) {
+        *pc = w->pc[oldest];
+        *stop = 0;
+        g = 0;
+        for (uint32_t mm = ready; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (w->pc[l] == *pc) g |= 1u << l;
+        }
+        return g;
     }
+    *pc = best;
+    *stop = next;
     return g;
 }
 
@@ -217,13 +231,13 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
         uint32_t ready = w->live ? ready_lanes(w) : 0;
         if (!ready) continue;
         *any_ready = 1;
-        uint32_t pc;
-        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
-        g &= ready;
+        uint32_t pc, stop = 0;
+        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc, &stop);
+        if (g & ~ready) { g &= ready; stop = 0; }
         if (!g) continue;
         w->tick++;
         for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
-        vm_status st = vm_exec(L, c, w, g, pc, slice);
+        vm_status st = vm_exec(L, c, w, g, pc, slice, stop);
         if (st) return st;
         *progress = 1;
     }
@@ -401,6 +415,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     for (int i = 0; i < m->nconst_relocs; i++)
         L->consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
     L->const_bank = m->const_image;
+    L->frames_full = (cfg->hooks && cfg->hooks->step) || !m->call_save;
     if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }
     /* a kernel that reads the grid-sync workspace pointer is launched cooperatively */
     int coop = uses_grid_sync(m, kernel);

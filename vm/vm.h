@@ -208,6 +208,8 @@ struct vm_launch {
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
     struct vm_zero_range { uint32_t first, count; } *zero;   /* register slots zeroed at a block's start */
+    int frames_full;           /* calls save the callee's registers (the debugger reads outer frames
+                                  from them), not only the caller's live ones */
     int nzero;
     /* a worker of a parallel launch (vm/par.h); all NULL/0 otherwise */
     struct vm_par *par;
@@ -255,8 +257,10 @@ void vm_cta_free(vm_cta *c);
 vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
 
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
- * `budget` instructions have issued. */
-vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t mask, uint32_t pc, int budget);
+ * `budget` instructions have issued.  stop: the lowest pc above pc of the
+ * warp's other ready lanes (UINT32_MAX: none), where the group stops to
+ * merge with them; 0: vm_exec finds it. */
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t mask, uint32_t pc, int budget, uint32_t stop);
 
 /* Records a fault at pc for the lowest lane of `lanes`. */
 vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st,
