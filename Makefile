@@ -18,7 +18,9 @@ ifeq ($(DISPATCH),switch)
 CFLAGS_MODE += -DPTXEMU_NO_COMPUTED_GOTO
 endif
 # x86-64: vm/exec.c's dispatch loop is compiled a second time with AVX2
-# (4 lanes per vector op instead of 2), chosen at run time on CPUs that have it
+# (4 lanes per vector op instead of 2) and the bit instructions of the same
+# CPUs (popcnt, bmi, lzcnt; not fma: GCC would contract a*b+c), chosen at run
+# time on CPUs that have them
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
 CFLAGS_MODE += -DVM_EXEC_AVX2
@@ -64,7 +66,7 @@ $(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
 
 $(BUILD)/vm/exec_avx2.o: vm/exec.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -mavx2 -DVM_EXEC_VARIANT -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) -mavx2 -mpopcnt -mbmi -mbmi2 -mlzcnt -DVM_EXEC_VARIANT -MMD -MP -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

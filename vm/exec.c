@@ -586,6 +586,15 @@ static int stack_reserve(struct vm_stack *s, uint32_t more)
 
 #define VM_MAX_CALL_DEPTH 4096
 
+/* A .param copy between frames (usually 4 or 8 bytes: no library call). */
+static inline void frame_copy(uint8_t *d, const uint8_t *s, uint32_t n)
+{
+    uint64_t v;
+    if (n == 4) { memcpy(&v, s, 4); memcpy(d, &v, 4); }
+    else if (n == 8) { memcpy(&v, s, 8); memcpy(d, &v, 8); }
+    else memmove(d, s, n);
+}
+
 /* Enters function fidx for lane l: saves the callee's registers, the frame
  * pointer and the call pc, then copies the arguments into the new frame. */
 static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, const bc_insn *I, int fidx)
@@ -627,7 +636,7 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
         uint32_t so = x[3 + 3 * k], sz = x[5 + 3 * k];
         uint32_t d = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
         if (sz > (uint32_t)f->params[k].size) sz = (uint32_t)f->params[k].size;
-        memmove(lm + nfp + d, lm + fp + so, sz);
+        frame_copy(lm + nfp + d, lm + fp + so, sz);
         local_wrote(w, nfp + d + sz);
     }
     R[m->slot_fp + l] = nfp;
@@ -654,7 +663,7 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         uint32_t j = x[0] + k, d = x[3 + 3 * j], sz = x[5 + 3 * j];
         uint32_t so = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
         if (sz > (uint32_t)f->rets[k].size) sz = (uint32_t)f->rets[k].size;
-        memmove(lm + fp + d, lm + cfp + so, sz);
+        frame_copy(lm + fp + d, lm + cfp + so, sz);
         local_wrote(w, fp + d + sz);
     }
     if (!L->frames_full) {
@@ -816,6 +825,9 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
 /* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
 static inline uint32_t popc32(uint32_t x)
 {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#endif
     x -= (x >> 1) & 0x55555555u;
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -947,6 +959,12 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
     uint64_t fa = 0;               /* faulting address */
     uint32_t m = group;
     const bc_insn *I = NULL;
+    uint64_t n_ins = 0, n_lane = 0;    /* L->insns and L->lane_insns, kept in registers */
+#define FLUSH_COUNTS() do { L->insns += n_ins; L->lane_insns += n_lane; n_ins = n_lane = 0; } while (0)
+    /* with no hooks and one CTA in flight, a warp that is the only one able
+     * to issue takes its next turns here (vm_repick), not through the scheduler */
+    const int solo = !H && L->nres == 1;
+next_group:
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
     if (!stop) {
@@ -967,9 +985,12 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
             }
             m = I->gneg ? group & ~g : g;
         }
-        L->insns++;
-        L->lane_insns += m == FULL ? BC_WARP : popc32(m);
-        if (__builtin_expect(step != NULL, 0) && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+        n_ins++;
+        n_lane += m == FULL ? BC_WARP : popc32(m);
+        if (__builtin_expect(step != NULL, 0)) {
+            FLUSH_COUNTS();            /* the debugger reads them (%clock) */
+            if (step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+        }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES(D = A); vmnext
@@ -986,7 +1007,10 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
                     if ((m >> l) & 1) D = t[I->m1];
                     if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
                 }
-            } else LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+            } else {
+                FLUSH_COUNTS();            /* %clock and %globaltimer count instructions */
+                LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+            }
             vmnext
         /* ---- integer ---- */
         vmcase(ADD_16) LANES(D = U16(A + B)); vmnext
@@ -1645,11 +1669,18 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
         }
     }
 out_budget:
+    FLUSH_COUNTS();
     put_pc(w, group, pc);
-    return VM_OK;
+    if (solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) goto next_group;
+    return st;
 out:
+    FLUSH_COUNTS();
     (void)fl; (void)fa;
     if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);
+    if (st == VM_OK && solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) {
+        writeback = 1;
+        goto next_group;
+    }
     return st;
 }
 
@@ -1663,7 +1694,8 @@ static int cpu_has_avx2(void)
     int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
     if (r < 0) {
         __builtin_cpu_init();
-        r = __builtin_cpu_supports("avx2") ? 1 : 0;
+        r = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") ? 1 : 0;
         __atomic_store_n(&v, r, __ATOMIC_RELAXED);
     }
     return r;

@@ -137,6 +137,63 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
 
 /* ---- scheduling ---------------------------------------------------------------- */
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* pick_group's pass over a divergent warp, 8 lanes per AVX2 operation: the
+ * lowest pc of the ready lanes (*best) and its lanes (returned), the next
+ * pc above it (*next), and the ready lanes whose last issue tick is below
+ * `old` (*aged: a lane waited too long). */
+__attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w, uint32_t ready, uint64_t old,
+                                                               uint32_t *best, uint32_t *next, uint32_t *aged)
+{
+    const __m256i ones = _mm256_set1_epi32(-1), bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256i p[4], mn = ones;
+    for (int k = 0; k < 4; k++) {
+        __m256i r = _mm256_set1_epi32((int)(ready >> (8 * k)));
+        __m256i rdy = _mm256_cmpeq_epi32(_mm256_and_si256(r, bit), bit);
+        p[k] = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), _mm256_andnot_si256(rdy, ones));
+        mn = _mm256_min_epu32(mn, p[k]);
+    }
+    __m256i t = _mm256_min_epu32(mn, _mm256_permute2x128_si256(mn, mn, 1));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0x4e));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
+    uint32_t b = (uint32_t)_mm256_cvtsi256_si32(t), g = 0;
+    __m256i bv = _mm256_set1_epi32((int)b), mn2 = ones;
+    for (int k = 0; k < 4; k++) {
+        __m256i eq = _mm256_cmpeq_epi32(p[k], bv);
+        g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) << (8 * k);
+        mn2 = _mm256_min_epu32(mn2, _mm256_or_si256(p[k], eq));
+    }
+    t = _mm256_min_epu32(mn2, _mm256_permute2x128_si256(mn2, mn2, 1));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0x4e));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
+    *next = (uint32_t)_mm256_cvtsi256_si32(t);
+    *best = b;
+    /* ticks stay far below 2^63: a signed compare orders them */
+    uint32_t a = 0;
+    __m256i ov = _mm256_set1_epi64x((long long)old);
+    for (int k = 0; k < 8; k++) {
+        __m256i lr = _mm256_loadu_si256((const __m256i *)(w->lastrun + 4 * k));
+        a |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(ov, lr))) << (4 * k);
+    }
+    *aged = a & ready;
+    return g;
+}
+
+static int cpu_avx2(void)
+{
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+#endif
+
 /* The default choice: lowest pc, unless a lane has waited too long.  Also
  * sets *stop to the lowest pc of the other ready lanes above the group's
  * (where the group will meet them), or 0 when the caller must find it. */
@@ -144,9 +201,37 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
 {
     /* every ready lane at one pc (the common case): both rules pick that group */
     uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
-    if (ready == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
-    else for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
-    if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    if (ready == 0xffffffffu) {
+        for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (w->tick > VM_AGE_LIMIT && cpu_avx2()) {     /* (the scan below also finds a uniform group) */
+        uint32_t best, next, aged;
+        uint32_t g = pick_scan_avx2(w, ready, w->tick - VM_AGE_LIMIT, &best, &next, &aged);
+        if (aged) {
+            /* the lane that waited longest (the first of the lowest tick) goes first */
+            int oldest = __builtin_ctz(aged);
+            for (uint32_t mm = aged & (aged - 1); mm; mm &= mm - 1)
+                if (w->lastrun[__builtin_ctz(mm)] < w->lastrun[oldest]) oldest = __builtin_ctz(mm);
+            if (w->pc[oldest] != best) {
+                *pc = w->pc[oldest];
+                *stop = 0;
+                g = 0;
+                for (uint32_t mm = ready; mm; mm &= mm - 1)
+                    if (w->pc[__builtin_ctz(mm)] == *pc) g |= 1u << __builtin_ctz(mm);
+                return g;
+            }
+        }
+        *pc = best;
+        *stop = next;
+        return g;
+    }
+#endif
+    if (ready != 0xffffffffu) {
+        for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    }
     /* one pass: the lowest pc and its lanes, the next pc above it, the lane
      * that waited longest (the first of the lowest issue tick, as before) */
     uint32_t best = UINT32_MAX, next = UINT32_MAX, g = 0;
@@ -243,6 +328,25 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
     }
     L->next_warp = 0;
     return VM_OK;
+}
+
+int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
+              vm_status *st)
+{
+    uint32_t ready = w->live ? ready_lanes(w) : 0;
+    if (!ready) return 0;
+    for (int i = 0; i < c->nwarps; i++)
+        if (&c->warps[i] != w && c->warps[i].live && ready_lanes(&c->warps[i])) return 0;
+    /* the rest of this round (cta_round after warps_turn: w issued, so no
+     * deadlock), then the next one up to w, whose lower warps cannot issue */
+    L->turn_progress = 0;
+    if ((++L->turns & 63) == 0 && (*st = check_limits(L))) return 0;
+    uint32_t g = pick_group(w, ready, pc, stop);
+    w->tick++;
+    for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+    *group = g;
+    *budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+    return 1;
 }
 
 /* One round over the warps of the single CTA in flight. */

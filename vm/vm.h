@@ -256,6 +256,14 @@ void vm_cta_free(vm_cta *c);
  * CTA in flight; a parallel launch's workers). */
 vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
 
+/* vm_exec's group regrouped or ended its turn, with no hooks and one CTA in
+ * flight.  If no other warp of c can issue before w's next turn (none has
+ * ready lanes), does what the scheduler would do up to then (the end of the
+ * round, its limit check, the next pick for w) and returns 1 with w's next
+ * group, its pc, where it stops and its budget; else 0 (and *st on a limit). */
+int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
+              vm_status *st);
+
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
  * `budget` instructions have issued.  stop: the lowest pc above pc of the
  * warp's other ready lanes (UINT32_MAX: none), where the group stops to
