@@ -871,6 +871,18 @@ static int cpu_has_fma(void)
         else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
     } while (0)
 
+/* An ALU handler: D = the expression for lanes m, which reads registers and
+ * has no side effect.  A dense partial group computes all 32 lanes and
+ * keeps the old value where a lane is off, which vectorises like the full
+ * warp (the idle lanes' results are thrown away). */
+#define VM_DENSE 12
+#define LANES_D(...) do { \
+        if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
+        else if (nm >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
+            uint64_t v_ = (__VA_ARGS__); D = (m >> l) & 1 ? v_ : D; } } \
+        else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
+    } while (0)
+
 #define RD(s) (R + (s))[l]
 #define D RD(I->d)
 #define A RD(I->a)
@@ -986,17 +998,18 @@ next_group:
             m = I->gneg ? group & ~g : g;
         }
         n_ins++;
-        n_lane += m == FULL ? BC_WARP : popc32(m);
+        uint32_t nm = m == FULL ? BC_WARP : popc32(m);
+        n_lane += nm;
         if (__builtin_expect(step != NULL, 0)) {
             FLUSH_COUNTS();            /* the debugger reads them (%clock) */
             if (step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
         }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
-        vmcase(MOV) LANES(D = A); vmnext
-        vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES(D = (A & mk) | (B & mk) << I->imm); } vmnext
+        vmcase(MOV) LANES_D(A); vmnext
+        vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES_D((A & mk) | (B & mk) << I->imm); } vmnext
         vmcase(PACK4) { uint64_t mk = (1ull << I->imm) - 1; int s = (int)I->imm;
-            LANES(D = (A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
+            LANES_D((A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
         vmcase(UNPACK) { const uint32_t *dl = &M->extra[I->x]; int s = (int)I->imm; uint64_t mk = s >= 64 ? ~0ull : (1ull << s) - 1;
             LANES({ uint64_t v = A; for (int k = 0; k < I->n; k++) RD(dl[k]) = (v >> (k * s)) & mk; }); } vmnext
         vmcase(SREG)
@@ -1013,49 +1026,49 @@ next_group:
             }
             vmnext
         /* ---- integer ---- */
-        vmcase(ADD_16) LANES(D = U16(A + B)); vmnext
-        vmcase(ADD_32) LANES(D = (uint32_t)(A + B)); vmnext
-        vmcase(ADD_64) LANES(D = A + B); vmnext
-        vmcase(SUB_16) LANES(D = U16(A - B)); vmnext
-        vmcase(SUB_32) LANES(D = (uint32_t)(A - B)); vmnext
-        vmcase(SUB_64) LANES(D = A - B); vmnext
-        vmcase(MUL_16) LANES(D = U16(A * B)); vmnext
-        vmcase(MUL_32) LANES(D = (uint32_t)(A * B)); vmnext
-        vmcase(MUL_64) LANES(D = A * B); vmnext
-        vmcase(MULHI_S16) LANES(D = U16((S16(A) * S16(B)) >> 16)); vmnext
-        vmcase(MULHI_U16) LANES(D = U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
-        vmcase(MULHI_S32) LANES(D = (uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
-        vmcase(MULHI_U32) LANES(D = (uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
-        vmcase(MULHI_S64) LANES(D = smulhi64(S64(A), S64(B))); vmnext
-        vmcase(MULHI_U64) LANES(D = umulhi64(A, B)); vmnext
-        vmcase(MULWIDE_S16) LANES(D = (uint32_t)(S16(A) * S16(B))); vmnext
-        vmcase(MULWIDE_U16) LANES(D = (uint32_t)U16(A) * U16(B)); vmnext
-        vmcase(MULWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B))); vmnext
-        vmcase(MULWIDE_U32) LANES(D = (uint64_t)A32 * B32); vmnext
-        vmcase(MUL24_S32) LANES(D = (uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
-        vmcase(MUL24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
+        vmcase(ADD_16) LANES_D(U16(A + B)); vmnext
+        vmcase(ADD_32) LANES_D((uint32_t)(A + B)); vmnext
+        vmcase(ADD_64) LANES_D(A + B); vmnext
+        vmcase(SUB_16) LANES_D(U16(A - B)); vmnext
+        vmcase(SUB_32) LANES_D((uint32_t)(A - B)); vmnext
+        vmcase(SUB_64) LANES_D(A - B); vmnext
+        vmcase(MUL_16) LANES_D(U16(A * B)); vmnext
+        vmcase(MUL_32) LANES_D((uint32_t)(A * B)); vmnext
+        vmcase(MUL_64) LANES_D(A * B); vmnext
+        vmcase(MULHI_S16) LANES_D(U16((S16(A) * S16(B)) >> 16)); vmnext
+        vmcase(MULHI_U16) LANES_D(U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
+        vmcase(MULHI_S32) LANES_D((uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
+        vmcase(MULHI_U32) LANES_D((uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
+        vmcase(MULHI_S64) LANES_D(smulhi64(S64(A), S64(B))); vmnext
+        vmcase(MULHI_U64) LANES_D(umulhi64(A, B)); vmnext
+        vmcase(MULWIDE_S16) LANES_D((uint32_t)(S16(A) * S16(B))); vmnext
+        vmcase(MULWIDE_U16) LANES_D((uint32_t)U16(A) * U16(B)); vmnext
+        vmcase(MULWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B))); vmnext
+        vmcase(MULWIDE_U32) LANES_D((uint64_t)A32 * B32); vmnext
+        vmcase(MUL24_S32) LANES_D((uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
+        vmcase(MUL24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
 #define S24(v) ((int64_t)(S32((uint32_t)(v) << 8) >> 8))
-        vmcase(MUL24HI_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) >> 16)); vmnext
-        vmcase(MUL24HI_U32) LANES(D = (uint32_t)(((A & 0xffffff) * (B & 0xffffff)) >> 16)); vmnext
-        vmcase(MAD24_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) + C)); vmnext
-        vmcase(MAD24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
-        vmcase(MAD24HI_S32) LANES(D = (uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
-        vmcase(MAD24HI_U32) LANES(D = (uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
-        vmcase(MAD_16) LANES(D = U16(A * B + C)); vmnext
-        vmcase(MAD_32) LANES(D = (uint32_t)(A * B + C)); vmnext
-        vmcase(MAD_64) LANES(D = A * B + C); vmnext
-        vmcase(MADHI_S32) LANES(D = (uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
-        vmcase(MADHI_U32) LANES(D = (uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
-        vmcase(MADHI_S64) LANES(D = smulhi64(S64(A), S64(B)) + C); vmnext
-        vmcase(MADHI_U64) LANES(D = umulhi64(A, B) + C); vmnext
-        vmcase(MADWIDE_S16) LANES(D = (uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
-        vmcase(MADWIDE_U16) LANES(D = (uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
-        vmcase(MADWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
-        vmcase(MADWIDE_U32) LANES(D = (uint64_t)A32 * B32 + C); vmnext
-        vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
-        vmcase(SAD_U32) LANES(D = (uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
-        vmcase(SAD_S64) LANES(D = (S64(A) > S64(B) ? A - B : B - A) + C); vmnext
-        vmcase(SAD_U64) LANES(D = (A > B ? A - B : B - A) + C); vmnext
+        vmcase(MUL24HI_S32) LANES_D((uint32_t)((uint64_t)(S24(A) * S24(B)) >> 16)); vmnext
+        vmcase(MUL24HI_U32) LANES_D((uint32_t)(((A & 0xffffff) * (B & 0xffffff)) >> 16)); vmnext
+        vmcase(MAD24_S32) LANES_D((uint32_t)((uint64_t)(S24(A) * S24(B)) + C)); vmnext
+        vmcase(MAD24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
+        vmcase(MAD24HI_S32) LANES_D((uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
+        vmcase(MAD24HI_U32) LANES_D((uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
+        vmcase(MAD_16) LANES_D(U16(A * B + C)); vmnext
+        vmcase(MAD_32) LANES_D((uint32_t)(A * B + C)); vmnext
+        vmcase(MAD_64) LANES_D(A * B + C); vmnext
+        vmcase(MADHI_S32) LANES_D((uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
+        vmcase(MADHI_U32) LANES_D((uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
+        vmcase(MADHI_S64) LANES_D(smulhi64(S64(A), S64(B)) + C); vmnext
+        vmcase(MADHI_U64) LANES_D(umulhi64(A, B) + C); vmnext
+        vmcase(MADWIDE_S16) LANES_D((uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
+        vmcase(MADWIDE_U16) LANES_D((uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
+        vmcase(MADWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
+        vmcase(MADWIDE_U32) LANES_D((uint64_t)A32 * B32 + C); vmnext
+        vmcase(SAD_S32) LANES_D((uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
+        vmcase(SAD_U32) LANES_D((uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
+        vmcase(SAD_S64) LANES_D((S64(A) > S64(B) ? A - B : B - A) + C); vmnext
+        vmcase(SAD_U64) LANES_D((A > B ? A - B : B - A) + C); vmnext
         vmcase(MADHISAT_S32) LANES({ int64_t s = (((int64_t)S32(A) * S32(B)) >> 32) + S32(C);
             D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
         vmcase(ADDSUB_16X2) LANES({
@@ -1079,30 +1092,30 @@ next_group:
                 r |= ((uint32_t)v & 0xff) << 8 * k;
             }
             D = I->m3 ? sum + C32 : r; }); vmnext
-        vmcase(DIV_S16) LANES(D = U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
-        vmcase(DIV_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
-        vmcase(DIV_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
-        vmcase(DIV_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
-        vmcase(DIV_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
-        vmcase(DIV_U64) LANES(D = B == 0 ? ~0ull : A / B); vmnext
-        vmcase(REM_S16) LANES(D = U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
-        vmcase(REM_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
-        vmcase(REM_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
-        vmcase(REM_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
-        vmcase(REM_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
-        vmcase(REM_U64) LANES(D = B == 0 ? ~0ull : A % B); vmnext
-        vmcase(MIN_S16) LANES(D = U16(S16(A) < S16(B) ? A : B)); vmnext
-        vmcase(MIN_U16) LANES(D = U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MAX_S16) LANES(D = U16(S16(A) > S16(B) ? A : B)); vmnext
-        vmcase(MAX_U16) LANES(D = U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MIN_S32) LANES(D = (uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
-        vmcase(MIN_U32) LANES(D = A32 < B32 ? A32 : B32); vmnext
-        vmcase(MAX_S32) LANES(D = (uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
-        vmcase(MAX_U32) LANES(D = A32 > B32 ? A32 : B32); vmnext
-        vmcase(MIN_S64) LANES(D = S64(A) < S64(B) ? A : B); vmnext
-        vmcase(MIN_U64) LANES(D = A < B ? A : B); vmnext
-        vmcase(MAX_S64) LANES(D = S64(A) > S64(B) ? A : B); vmnext
-        vmcase(MAX_U64) LANES(D = A > B ? A : B); vmnext
+        vmcase(DIV_S16) LANES_D(U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
+        vmcase(DIV_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
+        vmcase(DIV_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
+        vmcase(DIV_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
+        vmcase(DIV_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
+        vmcase(DIV_U64) LANES_D(B == 0 ? ~0ull : A / B); vmnext
+        vmcase(REM_S16) LANES_D(U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
+        vmcase(REM_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
+        vmcase(REM_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
+        vmcase(REM_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
+        vmcase(REM_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
+        vmcase(REM_U64) LANES_D(B == 0 ? ~0ull : A % B); vmnext
+        vmcase(MIN_S16) LANES_D(U16(S16(A) < S16(B) ? A : B)); vmnext
+        vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MAX_S16) LANES_D(U16(S16(A) > S16(B) ? A : B)); vmnext
+        vmcase(MAX_U16) LANES_D(U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MIN_S32) LANES_D((uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
+        vmcase(MIN_U32) LANES_D(A32 < B32 ? A32 : B32); vmnext
+        vmcase(MAX_S32) LANES_D((uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
+        vmcase(MAX_U32) LANES_D(A32 > B32 ? A32 : B32); vmnext
+        vmcase(MIN_S64) LANES_D(S64(A) < S64(B) ? A : B); vmnext
+        vmcase(MIN_U64) LANES_D(A < B ? A : B); vmnext
+        vmcase(MAX_S64) LANES_D(S64(A) > S64(B) ? A : B); vmnext
+        vmcase(MAX_U64) LANES_D(A > B ? A : B); vmnext
         vmcase(MINMAX_16X2) LANES({
             uint32_t r = 0;
             for (int k = 0; k < 2; k++) {
@@ -1113,26 +1126,26 @@ next_group:
                 r |= v << 16 * k;
             }
             D = r; }); vmnext
-        vmcase(ABS_16) LANES(D = U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
-        vmcase(ABS_32) LANES(D = (uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
-        vmcase(ABS_64) LANES(D = S64(A) < 0 ? -A : A); vmnext
-        vmcase(NEG_16) LANES(D = U16(-A)); vmnext
-        vmcase(NEG_32) LANES(D = (uint32_t)(-A)); vmnext
-        vmcase(NEG_64) LANES(D = -A); vmnext
+        vmcase(ABS_16) LANES_D(U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
+        vmcase(ABS_32) LANES_D((uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
+        vmcase(ABS_64) LANES_D(S64(A) < 0 ? -A : A); vmnext
+        vmcase(NEG_16) LANES_D(U16(-A)); vmnext
+        vmcase(NEG_32) LANES_D((uint32_t)(-A)); vmnext
+        vmcase(NEG_64) LANES_D(-A); vmnext
         vmcase(ADDSAT_S32) LANES({ int64_t s = (int64_t)S32(A) + S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
         vmcase(SUBSAT_S32) LANES({ int64_t s = (int64_t)S32(A) - S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
 #define CCR RD(M->slot_cc)
         vmcase(ADDCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32; D = (uint32_t)s; CCR = s >> 32; }); vmnext
-        vmcase(ADDC_32) LANES(D = (uint32_t)((uint64_t)A32 + B32 + (CCR & 1))); vmnext
+        vmcase(ADDC_32) LANES_D((uint32_t)((uint64_t)A32 + B32 + (CCR & 1))); vmnext
         vmcase(ADDCCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32 + (CCR & 1); D = (uint32_t)s; CCR = s >> 32; }); vmnext
         vmcase(SUBCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32; D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
-        vmcase(SUBC_32) LANES(D = (uint32_t)((uint64_t)A32 - B32 - (CCR & 1))); vmnext
+        vmcase(SUBC_32) LANES_D((uint32_t)((uint64_t)A32 - B32 - (CCR & 1))); vmnext
         vmcase(SUBCCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32 - (CCR & 1); D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
         vmcase(ADDCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
-        vmcase(ADDC_64) LANES(D = A + B + (CCR & 1)); vmnext
+        vmcase(ADDC_64) LANES_D(A + B + (CCR & 1)); vmnext
         vmcase(ADDCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B + (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
         vmcase(SUBCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
-        vmcase(SUBC_64) LANES(D = A - B - (CCR & 1)); vmnext
+        vmcase(SUBC_64) LANES_D(A - B - (CCR & 1)); vmnext
         vmcase(SUBCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B - (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
         /* mad.cc / madc(.cc): m1 = hi half, m2 = signed */
         vmcase(MADCC_32) vmcase(MADC_32) vmcase(MADCCC_32) {
@@ -1146,41 +1159,41 @@ next_group:
             });
         } vmnext
         /* ---- logic ---- */
-        vmcase(AND) LANES(D = A & B); vmnext
-        vmcase(OR) LANES(D = A | B); vmnext
-        vmcase(XOR) LANES(D = A ^ B); vmnext
-        vmcase(NOT_16) LANES(D = U16(~A)); vmnext
-        vmcase(NOT_32) LANES(D = (uint32_t)~A); vmnext
-        vmcase(NOT_64) LANES(D = ~A); vmnext
-        vmcase(NOT_PRED) LANES(D = !(A & 1)); vmnext
-        vmcase(CNOT) LANES(D = A == 0); vmnext
-        vmcase(SHL_16) LANES(D = B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES(D = B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
-        vmcase(SHL_64) LANES(D = B32 >= 64 ? 0 : A << B32); vmnext
-        vmcase(SHR_U16) LANES(D = B32 >= 16 ? 0 : U16(A) >> B32); vmnext
-        vmcase(SHR_U32) LANES(D = B32 >= 32 ? 0 : A32 >> B32); vmnext
-        vmcase(SHR_U64) LANES(D = B32 >= 64 ? 0 : A >> B32); vmnext
-        vmcase(SHR_S16) LANES(D = U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
-        vmcase(SHR_S32) LANES(D = (uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
-        vmcase(SHR_S64) LANES(D = (uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
-        vmcase(POPC_32) LANES(D = (uint64_t)__builtin_popcount(A32)); vmnext
-        vmcase(POPC_64) LANES(D = (uint64_t)__builtin_popcountll(A)); vmnext
-        vmcase(CLZ_32) LANES(D = A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
-        vmcase(CLZ_64) LANES(D = A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
-        vmcase(BREV_32) LANES(D = brev32(A32)); vmnext
-        vmcase(BREV_64) LANES(D = (uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
-        vmcase(BFIND_U32) LANES(D = bfind(A32, 32, 0, I->m1)); vmnext
-        vmcase(BFIND_S32) LANES(D = bfind(A32, 32, 1, I->m1)); vmnext
-        vmcase(BFIND_U64) LANES(D = bfind(A, 64, 0, I->m1)); vmnext
-        vmcase(BFIND_S64) LANES(D = bfind(A, 64, 1, I->m1)); vmnext
-        vmcase(BFE_U32) LANES(D = bfe(A32, B32, C32, 32, 0)); vmnext
-        vmcase(BFE_S32) LANES(D = bfe(A32, B32, C32, 32, 1)); vmnext
-        vmcase(BFE_U64) LANES(D = bfe(A, B32, C32, 64, 0)); vmnext
-        vmcase(BFE_S64) LANES(D = bfe(A, B32, C32, 64, 1)); vmnext
-        vmcase(BFI_32) LANES(D = (uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
-        vmcase(BFI_64) LANES(D = bfi(A, B, C32, (uint32_t)E, 64)); vmnext
-        vmcase(PRMT) LANES(D = prmt(A32, B32, C32, I->m1)); vmnext
-        vmcase(LOP3) LANES(D = lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
+        vmcase(AND) LANES_D(A & B); vmnext
+        vmcase(OR) LANES_D(A | B); vmnext
+        vmcase(XOR) LANES_D(A ^ B); vmnext
+        vmcase(NOT_16) LANES_D(U16(~A)); vmnext
+        vmcase(NOT_32) LANES_D((uint32_t)~A); vmnext
+        vmcase(NOT_64) LANES_D(~A); vmnext
+        vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
+        vmcase(CNOT) LANES_D(A == 0); vmnext
+        vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
+        vmcase(SHL_32) LANES_D(B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
+        vmcase(SHL_64) LANES_D(B32 >= 64 ? 0 : A << B32); vmnext
+        vmcase(SHR_U16) LANES_D(B32 >= 16 ? 0 : U16(A) >> B32); vmnext
+        vmcase(SHR_U32) LANES_D(B32 >= 32 ? 0 : A32 >> B32); vmnext
+        vmcase(SHR_U64) LANES_D(B32 >= 64 ? 0 : A >> B32); vmnext
+        vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
+        vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
+        vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
+        vmcase(POPC_32) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
+        vmcase(POPC_64) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+        vmcase(CLZ_32) LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
+        vmcase(CLZ_64) LANES_D(A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
+        vmcase(BREV_32) LANES_D(brev32(A32)); vmnext
+        vmcase(BREV_64) LANES_D((uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
+        vmcase(BFIND_U32) LANES_D(bfind(A32, 32, 0, I->m1)); vmnext
+        vmcase(BFIND_S32) LANES_D(bfind(A32, 32, 1, I->m1)); vmnext
+        vmcase(BFIND_U64) LANES_D(bfind(A, 64, 0, I->m1)); vmnext
+        vmcase(BFIND_S64) LANES_D(bfind(A, 64, 1, I->m1)); vmnext
+        vmcase(BFE_U32) LANES_D(bfe(A32, B32, C32, 32, 0)); vmnext
+        vmcase(BFE_S32) LANES_D(bfe(A32, B32, C32, 32, 1)); vmnext
+        vmcase(BFE_U64) LANES_D(bfe(A, B32, C32, 64, 0)); vmnext
+        vmcase(BFE_S64) LANES_D(bfe(A, B32, C32, 64, 1)); vmnext
+        vmcase(BFI_32) LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
+        vmcase(BFI_64) LANES_D(bfi(A, B, C32, (uint32_t)E, 64)); vmnext
+        vmcase(PRMT) LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
+        vmcase(LOP3) LANES_D(lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
         vmcase(SHF_L) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
             uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)((v << n) >> 32); }); vmnext
         vmcase(SHF_R) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
@@ -1188,7 +1201,7 @@ next_group:
         vmcase(BMSK) LANES({ uint32_t p = A32, w2 = B32;
             if (I->m1) { if (p > 32) p = 32; if (w2 > 32) w2 = 32; } else { p &= 31; w2 &= 31; }
             uint64_t msk = w2 >= 64 ? ~0ull : (1ull << w2) - 1; D = p >= 32 ? 0 : (uint32_t)(msk << p); }); vmnext
-        vmcase(FNS) LANES(D = fns(A32, B32, S32(C))); vmnext
+        vmcase(FNS) LANES_D(fns(A32, B32, S32(C))); vmnext
         vmcase(SZEXT) LANES({ uint32_t n = I->m2 ? (B32 > 32 ? 32 : B32) : B32 & 31;
             D = n == 0 ? 0 : n >= 32 ? A32 : I->m1 ? (uint32_t)sext(A32, (int)n) : A32 & ((1u << n) - 1); }); vmnext
         vmcase(DP4A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
@@ -1204,32 +1217,32 @@ next_group:
                 s += x * y; }
             D = (uint32_t)s; }); vmnext
         /* ---- compare and select ---- */
-        vmcase(SETP_EQ) LANES(D = A == B); vmnext
-        vmcase(SETP_NE) LANES(D = A != B); vmnext
-        vmcase(SETP_LT_S16) LANES(D = S16(A) < S16(B)); vmnext
-        vmcase(SETP_LE_S16) LANES(D = S16(A) <= S16(B)); vmnext
-        vmcase(SETP_LT_S32) LANES(D = S32(A) < S32(B)); vmnext
-        vmcase(SETP_LE_S32) LANES(D = S32(A) <= S32(B)); vmnext
-        vmcase(SETP_LT_S64) LANES(D = S64(A) < S64(B)); vmnext
-        vmcase(SETP_LE_S64) LANES(D = S64(A) <= S64(B)); vmnext
-        vmcase(SETP_LT_U) LANES(D = A < B); vmnext
-        vmcase(SETP_LE_U) LANES(D = A <= B); vmnext
+        vmcase(SETP_EQ) LANES_D(A == B); vmnext
+        vmcase(SETP_NE) LANES_D(A != B); vmnext
+        vmcase(SETP_LT_S16) LANES_D(S16(A) < S16(B)); vmnext
+        vmcase(SETP_LE_S16) LANES_D(S16(A) <= S16(B)); vmnext
+        vmcase(SETP_LT_S32) LANES_D(S32(A) < S32(B)); vmnext
+        vmcase(SETP_LE_S32) LANES_D(S32(A) <= S32(B)); vmnext
+        vmcase(SETP_LT_S64) LANES_D(S64(A) < S64(B)); vmnext
+        vmcase(SETP_LE_S64) LANES_D(S64(A) <= S64(B)); vmnext
+        vmcase(SETP_LT_U) LANES_D(A < B); vmnext
+        vmcase(SETP_LE_U) LANES_D(A <= B); vmnext
         /* float compares: the comparison is chosen once, outside the lane loop */
 #define FCMP_SWITCH(X, Y) switch (I->m1) { \
-        case BC_CMP_EQ: LANES(D = X == Y); break;          case BC_CMP_NE: LANES(D = X < Y || X > Y); break; \
-        case BC_CMP_LT: LANES(D = X < Y); break;           case BC_CMP_LE: LANES(D = X <= Y); break; \
-        case BC_CMP_GT: LANES(D = X > Y); break;           case BC_CMP_GE: LANES(D = X >= Y); break; \
-        case BC_CMP_EQU: LANES(D = !(X < Y || X > Y)); break; case BC_CMP_NEU: LANES(D = X != Y); break; \
-        case BC_CMP_LTU: LANES(D = !(X >= Y)); break;      case BC_CMP_LEU: LANES(D = !(X > Y)); break; \
-        case BC_CMP_GTU: LANES(D = !(X <= Y)); break;      case BC_CMP_GEU: LANES(D = !(X < Y)); break; \
-        case BC_CMP_NUM: LANES(D = X == X && Y == Y); break; default: LANES(D = X != X || Y != Y); break; }
+        case BC_CMP_EQ: LANES_D(X == Y); break;          case BC_CMP_NE: LANES_D(X < Y || X > Y); break; \
+        case BC_CMP_LT: LANES_D(X < Y); break;           case BC_CMP_LE: LANES_D(X <= Y); break; \
+        case BC_CMP_GT: LANES_D(X > Y); break;           case BC_CMP_GE: LANES_D(X >= Y); break; \
+        case BC_CMP_EQU: LANES_D(!(X < Y || X > Y)); break; case BC_CMP_NEU: LANES_D(X != Y); break; \
+        case BC_CMP_LTU: LANES_D(!(X >= Y)); break;      case BC_CMP_LEU: LANES_D(!(X > Y)); break; \
+        case BC_CMP_GTU: LANES_D(!(X <= Y)); break;      case BC_CMP_GEU: LANES_D(!(X < Y)); break; \
+        case BC_CMP_NUM: LANES_D(X == X && Y == Y); break; default: LANES_D(X != X || Y != Y); break; }
         vmcase(SETP_F32)
             if (FTZ) FCMP_SWITCH(f32(ftz32(A32)), f32(ftz32(B32)))
             else FCMP_SWITCH(f32(A), f32(B))
             vmnext
         vmcase(SETP_F64) FCMP_SWITCH(f64(A), f64(B)) vmnext
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
-            LANES(D = fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
+            LANES_D(fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             LANES({
                 for (int k = 0; k < 2; k++) {
@@ -1242,83 +1255,83 @@ next_group:
             int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
             int na = !a; int q = I->m1 == BC_BOOL_AND ? (na & c) : I->m1 == BC_BOOL_OR ? (na | c) : (na ^ c);
             D = (uint64_t)r; if (I->flags & BC_IF_HAS_E) E = (uint64_t)q; }); vmnext
-        vmcase(SELP) LANES(D = (C & 1) ? A : B); vmnext
-        vmcase(SET_INT) LANES(D = (A & 1) ? 0xffffffffu : 0); vmnext
-        vmcase(SET_F32) LANES(D = (A & 1) ? 0x3f800000u : 0); vmnext
-        vmcase(SLCT_S) LANES(D = S32(C) >= 0 ? A : B); vmnext
-        vmcase(SLCT_F) LANES(D = f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
+        vmcase(SELP) LANES_D((C & 1) ? A : B); vmnext
+        vmcase(SET_INT) LANES_D((A & 1) ? 0xffffffffu : 0); vmnext
+        vmcase(SET_F32) LANES_D((A & 1) ? 0x3f800000u : 0); vmnext
+        vmcase(SLCT_S) LANES_D(S32(C) >= 0 ? A : B); vmnext
+        vmcase(SLCT_F) LANES_D(f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
         /* ---- f32 ---- */
-        vmcase(ADD_F32) LANES(D = canon32(f32(A) + f32(B))); vmnext
-        vmcase(SUB_F32) LANES(D = canon32(f32(A) - f32(B))); vmnext
-        vmcase(MUL_F32) LANES(D = canon32(f32(A) * f32(B))); vmnext
+        vmcase(ADD_F32) LANES_D(canon32(f32(A) + f32(B))); vmnext
+        vmcase(SUB_F32) LANES_D(canon32(f32(A) - f32(B))); vmnext
+        vmcase(MUL_F32) LANES_D(canon32(f32(A) * f32(B))); vmnext
         vmcase(FMA_F32)
 #if defined(__x86_64__) && defined(__GNUC__)
             if (have_fma) { if (m == FULL) fma32_hw_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
-            LANES(D = canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
-        vmcase(ADD_F32X) LANES(D = fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) LANES(D = fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) LANES(D = fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) LANES(D = fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
-        vmcase(DIV_F32) LANES(D = canon32(f32(A) / f32(B))); vmnext
-        vmcase(DIV_F32X) LANES(D = fp32_div(A32, B32, RND, FTZ)); vmnext
-        vmcase(DIV_APPROX_F32) LANES(D = fp32_div_approx(A32, B32, FTZ)); vmnext
-        vmcase(DIV_FULL_F32) LANES(D = fp32_div_full(A32, B32, FTZ)); vmnext
-        vmcase(SQRT_F32) LANES(D = fp32_sqrt(A32, RND, FTZ)); vmnext
-        vmcase(SQRT_APPROX_F32) LANES(D = fp32_sqrt_approx(A32, FTZ)); vmnext
-        vmcase(RCP_F32) LANES(D = fp32_rcp(A32, RND, FTZ)); vmnext
-        vmcase(RCP_APPROX_F32) LANES(D = fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32) LANES(D = fp32_rsqrt_approx(A32, FTZ)); vmnext
-        vmcase(EX2_APPROX_F32) LANES(D = fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32) LANES(D = fp32_lg2_approx(A32, FTZ)); vmnext
-        vmcase(SIN_APPROX_F32) LANES(D = fp32_sin_approx(A32, FTZ)); vmnext
-        vmcase(COS_APPROX_F32) LANES(D = fp32_cos_approx(A32, FTZ)); vmnext
-        vmcase(TANH_APPROX_F32) LANES(D = fp32_tanh_approx(A32)); vmnext
-        vmcase(MIN_F32) LANES(D = fp32_min(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(MAX_F32) LANES(D = fp32_max(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(ABS_F32) LANES(D = fp32_abs(A32, FTZ)); vmnext
-        vmcase(NEG_F32) LANES(D = fp32_neg(A32, FTZ)); vmnext
-        vmcase(COPYSIGN_F32) LANES(D = fp32_copysign(A32, B32)); vmnext
-        vmcase(TESTP_F32) LANES(D = (uint64_t)testp(A, 0, I->m1)); vmnext
-        vmcase(TESTP_F64) LANES(D = (uint64_t)testp(A, 1, I->m1)); vmnext
+            LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
+        vmcase(ADD_F32X) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
+        vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_APPROX_F32) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
+        vmcase(SQRT_F32) LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
+        vmcase(RCP_F32) LANES_D(fp32_rcp(A32, RND, FTZ)); vmnext
+        vmcase(RCP_APPROX_F32) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
+        vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
+        vmcase(MIN_F32) LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(ABS_F32) LANES_D(fp32_abs(A32, FTZ)); vmnext
+        vmcase(NEG_F32) LANES_D(fp32_neg(A32, FTZ)); vmnext
+        vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
+        vmcase(TESTP_F32) LANES_D((uint64_t)testp(A, 0, I->m1)); vmnext
+        vmcase(TESTP_F64) LANES_D((uint64_t)testp(A, 1, I->m1)); vmnext
         /* ---- f64 ---- */
-        vmcase(ADD_F64) LANES(D = F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
-        vmcase(SUB_F64) LANES(D = F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
-        vmcase(MUL_F64) LANES(D = F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
-        vmcase(FMA_F64) LANES(D = F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(DIV_F64) LANES(D = F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
-        vmcase(ADD_F64X) LANES(D = fp64_add(A, B, RND)); vmnext
-        vmcase(SUB_F64X) LANES(D = fp64_sub(A, B, RND)); vmnext
-        vmcase(MUL_F64X) LANES(D = fp64_mul(A, B, RND)); vmnext
-        vmcase(FMA_F64X) LANES(D = fp64_fma(A, B, C, RND)); vmnext
-        vmcase(DIV_F64X) LANES(D = fp64_div(A, B, RND)); vmnext
-        vmcase(SQRT_F64) LANES(D = fp64_sqrt(A, RND)); vmnext
-        vmcase(RCP_F64) LANES(D = fp64_rcp(A, RND)); vmnext
-        vmcase(RCP_APPROX_F64) LANES(D = fp64_rcp_approx_ftz(A)); vmnext
-        vmcase(RSQRT_APPROX_F64) LANES(D = fp64_rsqrt_approx(A, FTZ)); vmnext
-        vmcase(MIN_F64) LANES(D = fp64_min(A, B)); vmnext
-        vmcase(MAX_F64) LANES(D = fp64_max(A, B)); vmnext
-        vmcase(ABS_F64) LANES(D = fp64_abs(A)); vmnext
-        vmcase(NEG_F64) LANES(D = fp64_neg(A)); vmnext
-        vmcase(COPYSIGN_F64) LANES(D = fp64_copysign(A, B)); vmnext
+        vmcase(ADD_F64) LANES_D(F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
+        vmcase(SUB_F64) LANES_D(F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
+        vmcase(MUL_F64) LANES_D(F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
+        vmcase(FMA_F64) LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
+        vmcase(DIV_F64) LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
+        vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) LANES_D(fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) LANES_D(fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) LANES_D(fp64_div(A, B, RND)); vmnext
+        vmcase(SQRT_F64) LANES_D(fp64_sqrt(A, RND)); vmnext
+        vmcase(RCP_F64) LANES_D(fp64_rcp(A, RND)); vmnext
+        vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
+        vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
+        vmcase(MIN_F64) LANES_D(fp64_min(A, B)); vmnext
+        vmcase(MAX_F64) LANES_D(fp64_max(A, B)); vmnext
+        vmcase(ABS_F64) LANES_D(fp64_abs(A)); vmnext
+        vmcase(NEG_F64) LANES_D(fp64_neg(A)); vmnext
+        vmcase(COPYSIGN_F64) LANES_D(fp64_copysign(A, B)); vmnext
         /* ---- half precision ---- */
         vmcase(HADD) vmcase(HSUB) vmcase(HMUL) vmcase(HFMA) vmcase(HMIN) vmcase(HMAX)
         vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX)
             if (I->op == OP_HFMA && (I->flags & BC_IF_RELU)) {
                 switch (I->m2) {
-                case BC_K_F16: LANES(D = fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_BF16: LANES(D = bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_F16X2: LANES(D = fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
-                default: LANES(D = bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                case BC_K_F16: LANES_D(fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_BF16: LANES_D(bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_F16X2: LANES_D(fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                default: LANES_D(bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 }
             } else {
                 half_fn f = half_fns[I->m2 - BC_K_F16][I->op - OP_HADD];
-                LANES(D = f(A, B, C, I->m1, FTZ, SAT, I->m3));
+                LANES_D(f(A, B, C, I->m1, FTZ, SAT, I->m3));
             }
             vmnext
         /* ---- conversions ---- */
-        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES(D = A & mk); } vmnext
-        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES(D = sext(A, (int)I->imm) & mk); } vmnext
+        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES_D(A & mk); } vmnext
+        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES_D(sext(A, (int)I->imm) & mk); } vmnext
         vmcase(CVT_ISAT) {
             int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
             LANES({
@@ -1342,26 +1355,26 @@ next_group:
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) |
                       ((I->flags & BC_IF_HAS_E) ? FP_CVT_SATFINITE : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
-            if (I->m3 >= 4 && I->m3 < 8) LANES(D = fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
-            else LANES(D = fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
+            if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            else LANES_D(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
             fp_type s = ftype(I->m1);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
-            LANES(D = fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
+            LANES_D(fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
         } vmnext
         vmcase(CVT_I2F) {
             fp_type d = ftype(I->m2);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
-            LANES(D = fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
+            LANES_D(fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
             int fl2 = (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) | (I->m3 ? FP_CVT_SATFINITE : 0);
-            LANES(D = fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
+            LANES_D(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
-        vmcase(CVT_TF32) LANES(D = cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
+        vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
         /* ---- memory ---- */
         vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
@@ -1440,14 +1453,14 @@ next_group:
         vmcase(CVTA_TO) vmcase(CVTA_FROM) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->op == OP_CVTA_TO) LANES(D = I->m2 ? (uint32_t)(A + base) : A + base);
-            else LANES(D = I->m2 ? (uint32_t)(A - base) : A - base);
+            if (I->op == OP_CVTA_TO) LANES_D(I->m2 ? (uint32_t)(A + base) : A + base);
+            else LANES_D(I->m2 ? (uint32_t)(A - base) : A - base);
         } vmnext
         vmcase(ISSPACEP) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->m1 == BC_SP_GLOBAL) LANES(D = A >= MEM_GLOBAL_BASE || A < MEM_PARAM_WINDOW);
-            else LANES(D = A - base < MEM_WINDOW_SIZE);
+            if (I->m1 == BC_SP_GLOBAL) LANES_D(A >= MEM_GLOBAL_BASE || A < MEM_PARAM_WINDOW);
+            else LANES_D(A - base < MEM_WINDOW_SIZE);
         } vmnext
         vmcase(ATOM) {
             int size = atom_size(I->m2);
@@ -1576,7 +1589,7 @@ next_group:
             if (uniform(w, group, &np)) vmjump(np)
             vmregroup
         }
-        vmcase(ACTIVEMASK) LANES(D = m); vmnext
+        vmcase(ACTIVEMASK) LANES_D(m); vmnext
         vmcase(BAR) {
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);
@@ -1660,7 +1673,7 @@ next_group:
             });
             if (waiting) { pc++; goto out_budget; }   /* a failed wait lets the other warps run */
         } vmnext
-        vmcase(MBAR_PENDING) LANES(D = A & MB_M21); vmnext
+        vmcase(MBAR_PENDING) LANES_D(A & MB_M21); vmnext
 #ifndef VM_USE_GOTO
         default:
             st = vm_fail(L, cta, w, __builtin_ctz(group), pc, VM_ERROR, "opcode %d has no handler", I->op);
