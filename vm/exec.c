@@ -1582,6 +1582,7 @@ next_group:
         /* ---- warp collectives and barriers ---- */
         vmcase(SHFL) vmcase(VOTE_ALL) vmcase(VOTE_ANY) vmcase(VOTE_UNI) vmcase(VOTE_BALLOT)
         vmcase(MATCH_ANY) vmcase(MATCH_ALL) vmcase(REDUX) vmcase(ELECT) vmcase(WARPSYNC) {
+            if (m == group && warp_collective_group(L, w, I, group)) vmnext
             put_pc(w, group, pc);
             st = warp_collective(L, cta, w, m, group, pc);
             if (st) goto out;

@@ -278,6 +278,11 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
  * execute the instruction at pc (guard true) and the whole issued group. */
 vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc);
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+/* A collective that the issuing group completes by itself: all of it
+ * executes I (no lane guarded off) with one membermask that needs no other
+ * lane, and no hook watches.  Delivers the results as the rendezvous would
+ * and returns 1 (the group goes on at pc + 1); 0: warp_collective decides. */
+int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group);
 /* After lanes of w exited: completes what no longer waits for them. */
 void warp_on_exit(vm_launch *L, vm_cta *cta, vm_warp *w);
 /* Lines describing why each blocked lane of the CTA waits (deadlock report). */

@@ -48,16 +48,19 @@ static uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
     return *ok ? (uint32_t)j : (uint32_t)l;
 }
 
-/* Computes and delivers the results of a completed rendezvous of lanes P. */
-static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
+/* Computes and delivers the results of a completed rendezvous of lanes P
+ * (each waiting at its own pc, which moves on), or, with `group` set, of the
+ * issuing group executing `group` together (its pc is the caller's). */
+static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, const bc_insn *group)
 {
     const bc_insn *code = L->code;
     uint64_t *R = w->R;
     uint64_t d[BC_WARP] = { 0 }, e[BC_WARP] = { 0 };
     int first = __builtin_ctz(P);
-    const bc_insn *I0 = &code[w->pc[first]];
+    const bc_insn *I0 = group ? group : &code[w->pc[first]];
     int uni = 1;                  /* every participant at one pc (the usual case): no per-lane lookup */
-    for (uint32_t mm = P; mm; mm &= mm - 1) uni &= w->pc[__builtin_ctz(mm)] == w->pc[first];
+    if (!group)
+        for (uint32_t mm = P; mm; mm &= mm - 1) uni &= w->pc[__builtin_ctz(mm)] == w->pc[first];
 #define LANE_I(l) (uni ? I0 : &code[w->pc[l]])
 #define VAL(l, field) R[LANE_I(l)->field + (uint32_t)(l)]
     switch (I0->op) {
@@ -149,6 +152,7 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
             R[I->d + (uint32_t)l] = d[l];
             if (I->flags & BC_IF_HAS_E) R[I->e + (uint32_t)l] = e[l];
         }
+        if (group) continue;
         w->state[l] = LANE_READY;
         w->pc[l]++;
     }
@@ -173,7 +177,17 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
         have |= BIT(l);
     }
     if (!kind || (need & ~have)) return 0;
-    coll_complete(L, w, have, M);
+    coll_complete(L, w, have, M, NULL);
+    return 1;
+}
+
+int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
+{
+    if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
+    uint32_t M = (uint32_t)w->R[I->x + (uint32_t)__builtin_ctz(group)], diff = 0;
+    for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)w->R[I->x + (uint32_t)__builtin_ctz(mm)] ^ M;
+    if (diff || (group & ~M) || (M & w->live & ~w->excused & ~group)) return 0;
+    coll_complete(L, w, group, M, I);
     return 1;
 }
 
