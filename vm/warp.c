@@ -34,7 +34,7 @@ static const char *coll_name(const bc_insn *I)
     return bc_op_name[I->op];
 }
 
-static uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
+static inline uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
 {
     uint32_t off = b & 31, clampv = c & 31, seg = (c >> 8) & 31;
     uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
@@ -65,6 +65,28 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, cons
 #define VAL(l, field) R[LANE_I(l)->field + (uint32_t)(l)]
     switch (I0->op) {
     case OP_SHFL:
+        if (uni && P == 0xffffffffu) {
+            /* the whole warp with one source operand and one clamp (the usual
+             * case): every source lane takes part, no lookups per lane */
+            const uint64_t *rb = R + I0->b, *rc = R + I0->c, *ra = R + I0->a;
+            uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
+            for (int l = 0; l < BC_WARP; l++) diff |= (rb[l] ^ b0) | (rc[l] ^ c0);
+            if (!diff) {
+                uint32_t off = (uint32_t)b0 & 31, clampv = (uint32_t)c0 & 31, seg = (uint32_t)(c0 >> 8) & 31;
+                for (int l = 0; l < BC_WARP; l++) {
+                    uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
+                    int j;
+                    switch (I0->m1) {         /* shfl_source, with the mode the same for every lane */
+                    case BC_SHFL_UP: j = l - (int)off; e[l] = j >= (int)bound; break;
+                    case BC_SHFL_DOWN: j = l + (int)off; e[l] = j <= (int)bound; break;
+                    case BC_SHFL_BFLY: j = l ^ (int)off; e[l] = j <= (int)bound; break;
+                    default: j = (int)(first | (off & ~seg)); e[l] = j <= (int)bound; break;
+                    }
+                    d[l] = (uint32_t)ra[e[l] ? j : l];
+                }
+                break;
+            }
+        }
         for (uint32_t mm = P; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm), ok;
             uint32_t j = shfl_source(l, (uint32_t)VAL(l, b), (uint32_t)VAL(l, c), I0->m1, &ok);
@@ -145,6 +167,14 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, cons
         if (bc_op_fmt[I0->op] == F_MMA) mma_collective(L, w, P);
         break;
     }
+    if (group && P == 0xffffffffu) {        /* the whole warp at one instruction */
+        if (I0->op != OP_WARPSYNC && bc_op_fmt[I0->op] != F_MMA) {
+            uint64_t *rd = R + I0->d, *re = R + I0->e;
+            for (int l = 0; l < BC_WARP; l++) rd[l] = d[l];
+            if (I0->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) re[l] = e[l];
+        }
+        P = 0;
+    }
     for (uint32_t mm = P; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         const bc_insn *I = LANE_I(l);
@@ -184,8 +214,10 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
 int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
 {
     if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
-    uint32_t M = (uint32_t)w->R[I->x + (uint32_t)__builtin_ctz(group)], diff = 0;
-    for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)w->R[I->x + (uint32_t)__builtin_ctz(mm)] ^ M;
+    const uint64_t *rx = w->R + I->x;
+    uint32_t M = (uint32_t)rx[__builtin_ctz(group)], diff = 0;
+    if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
+    else for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)rx[__builtin_ctz(mm)] ^ M;
     if (diff || (group & ~M) || (M & w->live & ~w->excused & ~group)) return 0;
     coll_complete(L, w, group, M, I);
     return 1;
