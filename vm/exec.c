@@ -991,9 +991,11 @@ next_group:
         m = group;
         if (I->guard != BC_NO_GUARD) {
             uint32_t g = 0;
-            for (uint32_t mm = group; mm; mm &= mm - 1) {
+            const uint64_t *rg = R + I->guard;
+            if (group == FULL) { for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l; }
+            else for (uint32_t mm = group; mm; mm &= mm - 1) {
                 int l = __builtin_ctz(mm);
-                g |= (uint32_t)(R[I->guard + (uint32_t)l] & 1) << l;
+                g |= (uint32_t)(rg[l] & 1) << l;
             }
             m = I->gneg ? group & ~g : g;
         }

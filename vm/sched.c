@@ -260,6 +260,14 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
     return g;
 }
 
+/* A new turn of w: group g issues at the new tick (for the ageing rule). */
+static inline void mark_run(vm_warp *w, uint32_t g)
+{
+    uint64_t t = ++w->tick;
+    if (g == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) w->lastrun[l] = t;
+    else for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = t;
+}
+
 /* Live lanes in LANE_READY (0): the state bytes are tested 8 at a time. */
 static uint32_t ready_lanes(const vm_warp *w)
 {
@@ -320,8 +328,7 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
         uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc, &stop);
         if (g & ~ready) { g &= ready; stop = 0; }
         if (!g) continue;
-        w->tick++;
-        for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+        mark_run(w, g);
         vm_status st = vm_exec(L, c, w, g, pc, slice, stop);
         if (st) return st;
         *progress = 1;
@@ -342,8 +349,7 @@ int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc
     L->turn_progress = 0;
     if ((++L->turns & 63) == 0 && (*st = check_limits(L))) return 0;
     uint32_t g = pick_group(w, ready, pc, stop);
-    w->tick++;
-    for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
+    mark_run(w, g);
     *group = g;
     *budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
     return 1;

@@ -254,6 +254,21 @@ vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes,
 
 /* ---- CTA barriers ------------------------------------------------------------- */
 
+/* The lanes whose byte in v[32] equals x (8 bytes at a time). */
+static inline uint32_t bytes_equal(const uint8_t *v, uint8_t x)
+{
+    const uint64_t k7f = 0x7f7f7f7f7f7f7f7full, rep = 0x0101010101010101ull * x;
+    uint32_t r = 0;
+    for (int k = 0; k < BC_WARP / 8; k++) {
+        uint64_t q;
+        memcpy(&q, v + 8 * k, 8);
+        q ^= rep;                                                          /* zero where equal */
+        uint64_t z = ~(((q & k7f) + k7f) | q | k7f);                       /* 0x80 in each zero byte, exactly */
+        r |= (uint32_t)(((z >> 7) * 0x0102040810204080ull) >> 56) << (8 * k); /* byte i's bit to bit i */
+    }
+    return r;
+}
+
 static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
 {
     vm_barrier *b = &cta->bar[id];
@@ -274,16 +289,22 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
     uint32_t popc = b->popc, threads = b->threads;
     for (uint32_t ww = b->warps; ww; ww &= ww - 1) {
         vm_warp *w = &cta->warps[__builtin_ctz(ww)];
-        uint32_t released = 0;
-        for (int l = 0; l < BC_WARP; l++) {
-            if (w->state[l] != LANE_WAIT_BAR || w->bar_id[l] != id) continue;
+        uint32_t released = bytes_equal(w->state, LANE_WAIT_BAR) & bytes_equal(w->bar_id, (uint8_t)id);
+        uint32_t p0 = released ? w->pc[__builtin_ctz(released)] : 0, diff = 0;
+        if (released == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+        else for (uint32_t mm = released; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+        if (released == 0xffffffffu && !diff && L->code[p0].m1 < 2) {
+            /* the whole warp waited at one bar.sync: no values to deliver */
+            memset(w->state, LANE_READY, BC_WARP);
+            for (int l = 0; l < BC_WARP; l++) w->pc[l] = p0 + 1;
+        } else for (uint32_t mm = released; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
             const bc_insn *I = &L->code[w->pc[l]];
             if (I->m1 == 2) w->R[I->d + (uint32_t)l] = popc;
             else if (I->m1 == 3) w->R[I->d + (uint32_t)l] = popc == threads;
             else if (I->m1 == 4) w->R[I->d + (uint32_t)l] = popc != 0;
             w->state[l] = LANE_READY;
             w->pc[l]++;
-            released |= BIT(l);
         }
         w->bar_arrived[id] = 0;
         w->bar_pred[id] = 0;
@@ -298,12 +319,17 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
 static int bar_sync_fast(vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes)
 {
     if (!lanes || I->m1 != 0 || I->n) return -1;
-    uint64_t id = w->R[I->a + (uint32_t)__builtin_ctz(lanes)], diff = 0;
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= w->R[I->a + (uint32_t)__builtin_ctz(mm)] ^ id;
+    const uint64_t *ra = w->R + I->a;
+    uint64_t id = ra[__builtin_ctz(lanes)], diff = 0;
+    if (lanes == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= ra[l] ^ id;
+    else for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= ra[__builtin_ctz(mm)] ^ id;
     if (diff || id >= VM_NBAR) return -1;
     cta->bar[id].kinds |= 1;
     w->bar_arrived[id] |= lanes;
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+    if (lanes == 0xffffffffu) {
+        memset(w->state, LANE_WAIT_BAR, BC_WARP);
+        memset(w->bar_id, (int)id, BC_WARP);
+    } else for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         w->state[l] = LANE_WAIT_BAR;
         w->bar_id[l] = (uint8_t)id;
