@@ -424,6 +424,33 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     return 1;
 }
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+/* A whole warp's 32-bit shared-memory load, 4 lanes per AVX2 gather: 1 and
+ * d[] written when every lane's offset ra[l] + imm is at most lim and
+ * aligned; else 0 and nothing written (the general path decides). */
+static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
+                                  uint64_t *d)
+{
+    const __m256i vimm = _mm256_set1_epi64x((long long)imm), sign = _mm256_set1_epi64x((long long)(1ull << 63));
+    const __m256i vlim = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign), three = _mm256_set1_epi64x(3);
+    __m256i bad = _mm256_setzero_si256();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));   /* a > lim, unsigned */
+        bad = _mm256_or_si256(bad, _mm256_and_si256(a, three));
+    }
+    if (!_mm256_testz_si256(bad, bad)) return 0;
+    const __m128i vdm = _mm_set1_epi32((int)dm);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
+        __m128i v = _mm256_i64gather_epi32((const int *)sh, a, 1);
+        _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
+    }
+    return 1;
+}
+#endif
+
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
 {
@@ -1387,6 +1414,11 @@ next_group:
             int sb = (int)(8 * sz);
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
+#if defined(__AVX2__)
+            if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
+                shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d))
+                vmnext
+#endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
                 if (nv == 1 && !I->m2 && !ls) {    /* one scalar per lane: a loop per size */
                     switch (sz) {
