@@ -872,8 +872,10 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *
 }
 __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_insn *I)
 {
-    for (uint32_t l = 0; l < BC_WARP; l++)
-        R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
+    uint64_t *d = R + I->d;
+    const uint64_t *a = R + I->a, *b = R + I->b, *c = R + I->c;
+    _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++)   /* vectorised: slots are a warp apart */
+        d[l] = canon32(__builtin_fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
 }
 static int cpu_has_fma(void)
 {
