@@ -88,35 +88,36 @@ static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
 
 /* pos and len: the 32-bit forms use their low 8 bits, the 64-bit forms
  * clamp them to 255 (both as an H200 does) */
-static void bf_args(uint32_t *pos, uint32_t *len, int bits)
+static inline void bf_args(uint32_t *pos, uint32_t *len, int bits)
 {
     if (bits == 32) { *pos &= 0xff; *len &= 0xff; return; }
     if (*pos > 255) *pos = 255;
     if (*len > 255) *len = 255;
 }
 
-static inline uint64_t low_mask(uint32_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+static inline uint64_t low_mask(uint32_t n) { return n >= 64 ? ~0ull : (1ull << (n & 63)) - 1; }
 
 /* Bits [pos, pos + len) of a (those past bit bits-1 read as the sign bit),
- * sign- or zero-extended from the last extracted bit. */
-static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
+ * sign- or zero-extended from the last extracted bit.  Branch-free, so that
+ * a warp's worth vectorises. */
+static inline uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
 {
     bf_args(&pos, &len, bits);
-    uint32_t msb = (uint32_t)bits - 1;
-    uint64_t sbit = sign && len ? (a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1 : 0;
+    uint32_t msb = (uint32_t)bits - 1, top = pos + len - 1 < msb ? pos + len - 1 : msb;
+    uint64_t sbit = sign && len ? (a >> (top & 63)) & 1 : 0;
     uint32_t n = pos > msb ? 0 : (len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos);
-    uint64_t field = n ? (a >> pos) & low_mask(n) : 0;
+    uint64_t field = (a >> (pos > msb ? 0 : pos)) & low_mask(n);
     return field | (sbit ? low_mask((uint32_t)bits) & ~low_mask(n) : 0);
 }
 
 /* b with bits [pos, pos + len) (within bits) replaced by the low bits of a. */
-static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
+static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
 {
     bf_args(&pos, &len, bits);
-    if (!len || pos >= (uint32_t)bits) return b;
-    uint32_t n = len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
-    uint64_t mask = low_mask(n) << pos;
-    return (b & ~mask) | ((a << pos) & mask);
+    uint32_t in = pos < (uint32_t)bits, sh = in ? pos : 0;
+    uint32_t n = !in ? 0 : len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
+    uint64_t mask = low_mask(n) << sh;
+    return (b & ~mask) | ((a << sh) & mask);
 }
 
 static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
@@ -448,6 +449,28 @@ static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_
         _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
     }
     return 1;
+}
+#endif
+
+#if defined(__AVX2__)
+/* bfi.b32 for a whole warp, 4 lanes per AVX2 operation (GCC does not
+ * vectorise bfi's 1 << n): the same result as bfi(..., 32) per lane. */
+static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *e)
+{
+    const __m256i one = _mm256_set1_epi64x(1), byte = _mm256_set1_epi64x(0xff), w32 = _mm256_set1_epi64x(32);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i pos = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(c + k)), byte);
+        __m256i len = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(e + k)), byte);
+        __m256i in = _mm256_cmpgt_epi64(w32, pos);                      /* pos < 32 */
+        __m256i room = _mm256_sub_epi64(w32, pos);
+        __m256i n = _mm256_and_si256(_mm256_blendv_epi8(len, room, _mm256_cmpgt_epi64(len, room)), in);
+        __m256i sh = _mm256_and_si256(pos, in);
+        __m256i mask = _mm256_sllv_epi64(_mm256_sub_epi64(_mm256_sllv_epi64(one, n), one), sh);
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + k)), _mm256_set1_epi64x(0xffffffff));
+        __m256i vb = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(b + k)), _mm256_set1_epi64x(0xffffffff));
+        __m256i r = _mm256_or_si256(_mm256_andnot_si256(mask, vb), _mm256_and_si256(_mm256_sllv_epi64(va, sh), mask));
+        _mm256_storeu_si256((__m256i *)(d + k), r);
+    }
 }
 #endif
 
@@ -1221,7 +1244,11 @@ next_group:
         vmcase(BFE_S32) LANES_D(bfe(A32, B32, C32, 32, 1)); vmnext
         vmcase(BFE_U64) LANES_D(bfe(A, B32, C32, 64, 0)); vmnext
         vmcase(BFE_S64) LANES_D(bfe(A, B32, C32, 64, 1)); vmnext
-        vmcase(BFI_32) LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
+        vmcase(BFI_32)
+#if defined(__AVX2__)
+            if (m == FULL) { bfi32_row(R + I->d, R + I->a, R + I->b, R + I->c, R + I->e); vmnext }
+#endif
+            LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
         vmcase(BFI_64) LANES_D(bfi(A, B, C32, (uint32_t)E, 64)); vmnext
         vmcase(PRMT) LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
         vmcase(LOP3) LANES_D(lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
