@@ -196,6 +196,26 @@ int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
     }
 }
 
+int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
+{
+    uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
+    uint32_t fresh = next_state(0, tag, how);
+    uint64_t four = 0x0001000100010001ull * fresh;
+    for (uint64_t wi = w0; wi <= w1;) {
+        if (wi % 4 == 0 && wi + 3 <= w1) {
+            uint64_t *q = (uint64_t *)(a->word + wi), v = __atomic_load_n(q, __ATOMIC_RELAXED);
+            if (v == four) { wi += 4; continue; }
+            if (!v) {
+                if (fresh >> PAR_TAG_BITS != PAR_K_READ >> PAR_TAG_BITS) ensure_saved(a, wi);
+                if (__atomic_compare_exchange_n(q, &v, four, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            }
+        }
+        if (par_track(L, tag, a, wi * 4, 4, how)) return -1;
+        wi++;
+    }
+    return 0;
+}
+
 /* Copies every saved chunk back: global memory as it was before the launch. */
 static void rollback(vm_par *P)
 {

@@ -99,6 +99,10 @@ int vm_par_limits(struct vm_launch *L);
 /* The slow path of par_track for one word: 0, or -1 on a conflict. */
 int par_word_slow(struct vm_launch *L, par_alloc *a, uint64_t wi, int how);
 
+/* par_track for a whole warp accessing n consecutive bytes from off (lane l
+ * at off + l * n / 32): untouched words are claimed four at a time. */
+int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how);
+
 /* Records an access of n bytes at offset off of allocation a by the worker
  * with tag `tag`: 0, or -1 when it conflicts with another worker's (the caller then
  * treats the access as a fault, which makes the launch run again on one
