@@ -449,9 +449,18 @@ static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_
     }
     if (!_mm256_testz_si256(bad, bad)) return 0;
     const __m128i vdm = _mm_set1_epi32((int)dm);
+    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12);
     for (int k = 0; k < BC_WARP; k += 4) {
         __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
-        __m128i v = _mm256_i64gather_epi32((const int *)sh, a, 1);
+        __m256i rel = _mm256_sub_epi64(a, _mm256_permute4x64_epi64(a, 0));
+        __m128i v;
+        if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))     /* 4 words side by side */
+            v = _mm_loadu_si128((const __m128i *)(sh + ra[k] + imm));
+        else if (_mm256_testz_si256(rel, rel)) {                                             /* one word for all 4 */
+            uint32_t x;
+            memcpy(&x, sh + ra[k] + imm, 4);
+            v = _mm_set1_epi32((int)x);
+        } else v = _mm256_i64gather_epi32((const int *)sh, a, 1);
         _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
     }
     return 1;
