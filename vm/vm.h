@@ -249,6 +249,18 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
 
 /* ---- inside the VM (exec.c, warp.c, sched.c) ------------------------------- */
 
+/* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
+static inline uint32_t vm_popc32(uint32_t x)
+{
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#else
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+#endif
+}
+
 double vm_now(void);           /* monotonic seconds */
 int vm_cta_alloc(vm_launch *L, vm_cta *c);
 void vm_cta_free(vm_cta *c);

@@ -275,15 +275,15 @@ static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
     if (!w->live || (b->warps & BIT(w->id))) return;
     if ((w->bar_arrived[id] & w->live) != w->live) return;
     b->warps |= BIT(w->id);
-    b->popc += (uint32_t)__builtin_popcount(w->bar_pred[id] & w->live);
-    b->threads += (uint32_t)__builtin_popcount(w->live);
+    b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & w->live);
+    b->threads += (uint32_t)vm_popc32(w->live);
 }
 
 static void bar_try(vm_launch *L, vm_cta *cta, int id)
 {
     vm_barrier *b = &cta->bar[id];
     if (!b->warps) return;
-    int done = b->expected ? (uint32_t)__builtin_popcount(b->warps) * BC_WARP >= b->expected
+    int done = b->expected ? (uint32_t)vm_popc32(b->warps) * BC_WARP >= b->expected
                            : (b->warps & cta->live_warps) == cta->live_warps;
     if (!done) return;
     uint32_t popc = b->popc, threads = b->threads;
@@ -374,7 +374,7 @@ vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, ui
     for (uint32_t tt = touched; tt; tt &= tt - 1) {
         int id = __builtin_ctz(tt);
         bar_count_warp(cta, w, id);
-        if (cta->bar[id].expected && (uint32_t)__builtin_popcount(cta->bar[id].warps) * BC_WARP > cta->bar[id].expected &&
+        if (cta->bar[id].expected && (uint32_t)vm_popc32(cta->bar[id].warps) * BC_WARP > cta->bar[id].expected &&
             H && H->misuse)
             H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier", "more threads arrive at a barrier than its count");
         bar_try(L, cta, id);
@@ -450,9 +450,9 @@ char *warp_blocked_report(vm_launch *L, vm_cta *cta)
                 vm_barrier *br = &cta->bar[w->bar_id[l]];
                 uint32_t arrived = 0;
                 for (int k = 0; k < cta->nwarps; k++)
-                    arrived += (uint32_t)__builtin_popcount(cta->warps[k].bar_arrived[w->bar_id[l]] & cta->warps[k].live);
+                    arrived += (uint32_t)vm_popc32(cta->warps[k].bar_arrived[w->bar_id[l]] & cta->warps[k].live);
                 uint32_t expect = br->expected;
-                if (!expect) for (int k = 0; k < cta->nwarps; k++) expect += (uint32_t)__builtin_popcount(cta->warps[k].live);
+                if (!expect) for (int k = 0; k < cta->nwarps; k++) expect += (uint32_t)vm_popc32(cta->warps[k].live);
                 rput(&b, "waiting at barrier %d (%u of %u threads arrived%s)\n", w->bar_id[l], arrived, expect,
                      br->expected ? ", counted in whole warps" : "");
             } else if (w->state[l] == LANE_WAIT_COLL) {
