@@ -209,6 +209,15 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
                 if (fresh >> PAR_TAG_BITS != PAR_K_READ >> PAR_TAG_BITS) ensure_saved(a, wi);
                 if (__atomic_compare_exchange_n(q, &v, four, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
             }
+            /* reads of words only ever read, none of them by this worker alone:
+             * shared by several workers, four at a time */
+            const uint64_t kinds = 0xf000f000f000f000ull, read4 = 0x0001000100010001ull * PAR_K_READ;
+            uint64_t mine = (v ^ 0x0001000100010001ull * tag) & 0x0fff0fff0fff0fffull;   /* 0 in a word of tag */
+            if (how == PAR_READ && (v & kinds) == read4 &&
+                !((mine - 0x0001000100010001ull) & ~mine & 0x8000800080008000ull)) {
+                if (v == read4) { wi += 4; continue; }
+                if (__atomic_compare_exchange_n(q, &v, read4, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            }
         }
         if (par_track(L, tag, a, wi * 4, 4, how)) return -1;
         wi++;
@@ -359,9 +368,9 @@ static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
     *W = *L;
     memset(&W->fault, 0, sizeof W->fault);
     W->insns = W->lane_insns = 0;
-    W->gc_base = W->gc_size = 0;
-    W->gc_host = NULL;
-    W->gc_pa = NULL;
+    W->gc_base = W->gc_size = W->gc2_base = W->gc2_size = 0;
+    W->gc_host = W->gc2_host = NULL;
+    W->gc_pa = W->gc2_pa = NULL;
     W->next_cta = 0;
     W->next_warp = 0;
     W->turns = 0;

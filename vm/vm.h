@@ -205,6 +205,9 @@ struct vm_launch {
     uint64_t cta_a, cta_b;     /* CTA order permutation: (a*i + b) mod n */
     uint64_t gc_base, gc_size; /* the global allocation last hit (gc_size 0: none) */
     uint8_t *gc_host;
+    uint64_t gc2_base, gc2_size; /* and the one hit before it (kernels read two buffers in turn) */
+    uint8_t *gc2_host;
+    struct par_alloc *gc2_pa;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
     struct vm_zero_range { uint32_t first, count; } *zero;   /* register slots zeroed at a block's start */
@@ -219,6 +222,16 @@ struct vm_launch {
     uint64_t par_flushed;      /* instructions already added to the launch's total */
 };
 typedef struct vm_zero_range vm_zero_range;
+
+/* Swaps the two cached global allocations. */
+static inline void vm_gc_swap(vm_launch *L)
+{
+    uint64_t b = L->gc_base, n = L->gc_size;
+    uint8_t *h = L->gc_host;
+    struct par_alloc *pa = L->gc_pa;
+    L->gc_base = L->gc2_base; L->gc_size = L->gc2_size; L->gc_host = L->gc2_host; L->gc_pa = L->gc2_pa;
+    L->gc2_base = b; L->gc2_size = n; L->gc2_host = h; L->gc2_pa = pa;
+}
 
 /* Places the module's variables in mem (once per module per mem_space):
  * returns 0, or -1 with msg. */
