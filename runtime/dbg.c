@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dbg.h"
-#include "hostcall.h"
 #include "check.h"
 
 #define DBG_MAX_BP 64

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runcase.h"
-#include "hostcall.h"
+#include "builtins.h"
 
 int rt_case_has_expectations(const rt_case *c)
 {
@@ -162,7 +162,7 @@ static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_mod
     cfg->insn_limit = o->insn_limit;
     cfg->seed = o->seed;
     cfg->hooks = o->hooks;
-    cfg->ffi = *ffi;
+    rt_builtins_attach(cfg, *ffi);
     cfg->local_size = o->local_size;
     cfg->cta_order_seed = o->cta_order_seed;
     cfg->slice = o->slice;

@@ -3,6 +3,7 @@
 # prints its own lines and "N passed, N failed"; this script adds them up and
 # ends with the total "N passed, N failed" (exit 1 if anything failed).
 #
+#   layers     tests/layers.sh: no include of or call into a layer above
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
@@ -26,6 +27,7 @@ suite() {   # suite NAME COMMAND...
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
 }
 
+suite "layers (dependency rule)" bash tests/layers.sh
 suite "parser" bash tests/parser/run.sh
 suite "runtime modules" bash tests/runtime/run.sh
 suite "floating point vs H200" bash tests/fp/run.sh

@@ -129,6 +129,36 @@ typedef struct vm_hooks {
 /* Output sink for device printf. */
 typedef void (*vm_output_fn)(void *ctx, const char *text, size_t len);
 
+/* ---- builtin services: what the VM asks of the layer above ------------------
+ * Builtins whose meaning lies outside the SM (device printf's formatting,
+ * host functions behind `.extern .func`) are reached through these
+ * callbacks, so the VM never depends on the runtime.  They run only on such
+ * calls (never on the hot path). */
+
+/* Reads n bytes of guest memory at a generic address as the calling lane
+ * sees it: 0, or -1 (unreadable). */
+typedef int (*vm_read_fn)(void *ctx, uint64_t addr, void *dst, size_t n);
+
+/* Device printf (`vprintf(fmt, args)`): formats the call, reading the format
+ * string and the argument buffer through rd, and writes the text through
+ * out (out may be NULL: the text is dropped).  *ret gets what vprintf
+ * returns to the kernel.  0, or -1 with a message in err when guest memory
+ * was unreadable (the launch then faults). */
+typedef int (*vm_printf_fn)(vm_read_fn rd, void *rd_ctx, uint64_t fmt, uint64_t args,
+                            vm_output_fn out, void *out_ctx, int *ret, char *err, size_t errlen);
+
+/* Most arguments passed to an `.extern` function (further ones are dropped). */
+#define VM_EXTERN_MAX_ARGS 64
+/* vm_extern_fn's answer when nothing defines the function. */
+#define VM_EXTERN_UNDEFINED 1
+
+/* Calls the host function behind `.extern .func` f: args holds the raw bits
+ * of its first nargs parameters (declaration order, zero-extended).  0 with
+ * *ret (the first return value's bits), VM_EXTERN_UNDEFINED when no host
+ * library defines f, or -1 with a message in err. */
+typedef int (*vm_extern_fn)(void *ctx, const bc_func *f, int nargs, const uint64_t *args,
+                            uint64_t *ret, char *err, size_t errlen);
+
 typedef struct vm_config {
     uint32_t grid[3], block[3];
     uint64_t dyn_shared;
@@ -141,7 +171,9 @@ typedef struct vm_config {
     vm_output_fn output;
     void *output_ctx;
     const vm_hooks *hooks;
-    struct rt_ffi *ffi;        /* host libraries for .extern functions, or NULL */
+    vm_printf_fn device_printf; /* device printf formatter; NULL: a vprintf call is an error */
+    vm_extern_fn extern_call;  /* `.extern` host calls; NULL: every such call is undefined */
+    void *extern_ctx;
     uint64_t cta_order_seed;   /* 0: CTAs in linear order; else a seeded permutation */
     int slice;                 /* instructions per turn (0: default) */
     /* CTAs in flight at once.  0: one (CTAs one after another), except that a
