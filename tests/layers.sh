@@ -6,7 +6,8 @@
 #   vm/               the SM and its guest memory; builtins reach the layer
 #                     above only through vm_config's callbacks
 #   runtime/          the library: case files, launches, checker, debugger
-#   tools/            the command line
+#   tools/            the command line: ptxemu.c dispatches to one file per
+#                     command, which may use common.c but no other command
 # A file may include headers of its own layer and of the layers below it, and
 # may not name another layer's symbols above it (rt_, chk_, dbg_, ptxemu_,
 # tool_ prefixes).  Includes are resolved as the compiler does: the including
@@ -99,6 +100,16 @@ else
     up2=$(comm -12 <(refs "$B/runtime") <(defs "$B/tools"))
     if [ -z "$up$up2" ]; then ok "link check: no object references a symbol defined by a layer above"
     else bad "link check: references up the layers: $(echo $up $up2)"; fi
+    # inside tools/: the dispatcher (ptxemu.c) calls the commands; a command or
+    # common.c calls no command (tool_cmd_*) and nothing of the dispatcher
+    side="" disp=$(nm --defined-only -g "$B/tools/ptxemu.o" 2>/dev/null | awk 'NF == 3 { print $3 }')
+    for o in $(objs "$B/tools"); do
+        [ "$(basename "$o")" = ptxemu.o ] && continue
+        x=$(nm -u "$o" | awk '$2 ~ /^tool_cmd_/ { print $2 }'; nm -u "$o" | awk 'NF == 2 { print $2 }' | grep -xFf <(echo "$disp"))
+        [ -n "$x" ] && side="$side $(basename "$o" .o).c calls $(echo $x);"
+    done
+    if [ -z "$side" ]; then ok "tools: no command calls another command or the dispatcher"
+    else bad "tools: command-to-command calls:$side"; fi
 fi
 
 # the checker itself: a tree with one planted violation of each kind

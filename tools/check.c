@@ -13,6 +13,7 @@
 #include <string.h>
 #include "check.h"
 #include "tools.h"
+#include "commands.h"
 
 static int usage_err(const char *msg, const char *arg)
 {

@@ -16,6 +16,7 @@
 #include <readline/readline.h>
 #include "dbg.h"
 #include "tools.h"
+#include "commands.h"
 
 #define PROMPT "(ptxemu) "
 

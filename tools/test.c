@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools.h"
+#include "commands.h"
 
 typedef struct tcase {
     char *path;            /* the case file */
