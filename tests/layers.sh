@@ -6,6 +6,7 @@
 #   vm/               the SM and its guest memory; builtins reach the layer
 #                     above only through vm_config's callbacks
 #   runtime/          the library: case files, launches, checker, debugger
+#                     (dbg.c commands -> dbg_expr.c expressions -> dbg_engine.c)
 #   tools/            the command line: ptxemu.c dispatches to one file per
 #                     command, which may use common.c but no other command
 # A file may include headers of its own layer and of the layers below it, and
@@ -100,6 +101,21 @@ else
     up2=$(comm -12 <(refs "$B/runtime") <(defs "$B/tools"))
     if [ -z "$up$up2" ]; then ok "link check: no object references a symbol defined by a layer above"
     else bad "link check: references up the layers: $(echo $up $up2)"; fi
+    # inside the debugger: commands (dbg.c) over expressions (dbg_expr.c) over
+    # the engine (dbg_engine.c)
+    R=$B/runtime dup=""
+    if [ -f "$R/dbg_engine.o" ] && [ -f "$R/dbg_expr.o" ] && [ -f "$R/dbg.o" ]; then
+        x=$(comm -12 <(nm -u "$R/dbg_engine.o" | awk '{ print $2 }' | sort -u) \
+                     <(nm --defined-only -g "$R/dbg_expr.o" "$R/dbg.o" | awk 'NF == 3 { print $3 }' | sort -u))
+        [ -n "$x" ] && dup="$dup dbg_engine.c calls up: $(echo $x);"
+        x=$(comm -12 <(nm -u "$R/dbg_expr.o" | awk '{ print $2 }' | sort -u) \
+                     <(nm --defined-only -g "$R/dbg.o" | awk 'NF == 3 { print $3 }' | sort -u))
+        [ -n "$x" ] && dup="$dup dbg_expr.c calls up: $(echo $x);"
+        if [ -z "$dup" ]; then ok "debugger: the engine calls neither expressions nor commands; expressions call no command"
+        else bad "debugger:$dup"; fi
+    else
+        bad "debugger: $R lacks dbg_engine.o, dbg_expr.o or dbg.o"
+    fi
     # inside tools/: the dispatcher (ptxemu.c) calls the commands; a command or
     # common.c calls no command (tool_cmd_*) and nothing of the dispatcher
     side="" disp=$(nm --defined-only -g "$B/tools/ptxemu.o" 2>/dev/null | awk 'NF == 3 { print $3 }')
