@@ -50,6 +50,12 @@ $(GEN)/ptx.lex.c $(GEN)/ptx.lex.h: lexer/ptx.l $(GEN)/ptx.tab.h
 	@mkdir -p $(GEN)
 	flex --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
 
+# the version, from one place (the VERSION file)
+$(GEN)/version.h: VERSION
+	@mkdir -p $(GEN)
+	printf '#define PTXEMU_VERSION "%s"\n' "$$(tr -d ' \n' < VERSION)" > $@
+$(BUILD)/tools/ptxemu.o: $(GEN)/version.h
+
 # generated code is compiled without -Werror's pickier warnings
 $(GEN)/%.o: $(GEN)/%.c
 	$(CC) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
@@ -72,6 +78,8 @@ install: all
 	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
 	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h vm/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
 	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tools/ptxemu.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ptxemu
 
 clean:
 	rm -rf build

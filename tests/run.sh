@@ -4,6 +4,7 @@
 # ends with the total "N passed, N failed" (exit 1 if anything failed).
 #
 #   layers     tests/layers.sh: no include of or call into a layer above
+#   cli        tests/cli/run.sh: --help/help CMD, unknown options, --version, completion
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
@@ -35,6 +36,7 @@ suite "vm" bash tests/vm/run.sh
 suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
+suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh

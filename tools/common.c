@@ -1,38 +1,33 @@
-/* common.c — what every command shares: loading a case from CASE.txt or
- * inline launch arguments, the run options, printing diagnostics and
- * failures.  Commands depend on this file, never on each other. */
+/* common.c — what every command shares: usage errors, loading a case from
+ * CASE.txt or inline launch arguments, the run options, printing
+ * diagnostics and failures.  Commands depend on this file, never on each
+ * other. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "tools.h"
 
-void tool_usage(FILE *f)
+/* ---- usage and usage errors ------------------------------------------------------------ */
+
+void tool_print_usage(const tool_command *c, FILE *f)
 {
-    fputs("usage: ptxemu COMMAND ...\n"
-          "\n"
-          "  run CASE.txt [--dump NAME=PATH]... [--timeout S] [--limit N] [--stack BYTES] [--load LIB.so]... [--stats] [--time]\n"
-          "      [--resident N]  keep N blocks in flight at once (inter-block waits; default 1,\n"
-          "      or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
-          "  run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] ARG...\n"
-          "      ARG is a kernel parameter, in order:\n"
-          "        u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
-          "        NAME=file:PATH                         a buffer initialised from a file\n"
-          "        NAME=zero:BYTES                        a zero-filled buffer\n"
-          "        NAME=fill:BYTES:BYTEVALUE              a buffer with every byte set\n"
-          "      buffers are passed as pointers; --dump NAME=PATH writes one after the launch.\n"
-          "  test PATH... [--shard K/N] [-j JOBS] [--timeout S] [--stats] [--resident N]\n"
-          "      runs every case file under the paths; prints one line per case, then\n"
-          "      'N passed, N failed'.  --stats also compares expect-stat lines (memory\n"
-          "      statistics counted from PTX-level accesses, see README).\n"
-          "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
-          "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH] [--resident N]\n"
-          "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial] [--resident N]\n"
-          "\n"
-          "exit status: 0 ok, 1 mismatch or findings, 2 usage, 3 PTX error, 4 fault/trap/assert,\n"
-          "5 deadlock, 6 time or instruction limit\n", f);
+    fputs(c->usage, f);
+}
+
+int tool_usage_error(const tool_command *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "ptxemu %s: ", c->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    tool_print_usage(c, stderr);
+    return PTXEMU_EXIT_USAGE;
 }
 
 /* ---- printing diagnostics --------------------------------------------------------------- */
@@ -46,7 +41,7 @@ void tool_print_diags(const diag_list *d, const char *text, size_t len)
 
 /* Builds a case file (in a temporary file) from command-line launch
  * arguments, so the one case-file parser validates everything. */
-static int write_inline_case(int argc, char **argv, int *consumed, char *path, size_t plen)
+static int write_inline_case(const tool_command *cmd, int argc, char **argv, int *consumed, char *path, size_t plen)
 {
     const char *ptx = NULL, *kernel = NULL, *grid = "1", *block = "1", *shared = NULL;
     static char lines[64][PATH_MAX + 512];
@@ -71,30 +66,52 @@ static int write_inline_case(int argc, char **argv, int *consumed, char *path, s
                 const char *spec = eq + 1;
                 if (!strncmp(spec, "file:", 5)) {
                     char rp[PATH_MAX + 1];
-                    if (!realpath(spec + 5, rp)) { fprintf(stderr, "ptxemu: %s: %s\n", spec + 5, strerror(errno)); return -1; }
+                    if (!realpath(spec + 5, rp)) {
+                        fprintf(stderr, "ptxemu %s: cannot open buffer file '%s' (%s), in argument '%s'; give an existing file as NAME=file:PATH\n",
+                                cmd->name, spec + 5, strerror(errno), a);
+                        return -1;
+                    }
                     snprintf(lines[nl++], sizeof lines[0], "buffer %s file %s", name, rp);
                 } else if (!strncmp(spec, "zero:", 5)) snprintf(lines[nl++], sizeof lines[0], "buffer %s zero %s", name, spec + 5);
                 else if (!strncmp(spec, "fill:", 5)) {
                     char tmp[128];
                     snprintf(tmp, sizeof tmp, "%s", spec + 5);
                     char *c2 = strchr(tmp, ':');
-                    if (!c2) { fprintf(stderr, "ptxemu: %s: expected NAME=fill:BYTES:VALUE\n", a); return -1; }
+                    if (!c2) { fprintf(stderr, "ptxemu %s: buffer argument '%s' lacks its byte value; write NAME=fill:BYTES:VALUE\n", cmd->name, a); return -1; }
                     *c2 = 0;
                     snprintf(lines[nl++], sizeof lines[0], "buffer %s fill %s %s", name, tmp, c2 + 1);
-                } else { fprintf(stderr, "ptxemu: %s: a buffer is NAME=file:PATH, NAME=zero:BYTES or NAME=fill:BYTES:VALUE\n", a); return -1; }
+                } else {
+                    fprintf(stderr, "ptxemu %s: unknown buffer kind in argument '%s'; a buffer is NAME=file:PATH, NAME=zero:BYTES or NAME=fill:BYTES:VALUE\n",
+                            cmd->name, a);
+                    return -1;
+                }
                 snprintf(params[np++], sizeof params[0], "param ptr %s", name);
             } else if (colon) {
                 snprintf(params[np++], sizeof params[0], "param %.*s %s", (int)(colon - a), a, colon + 1);
-            } else { fprintf(stderr, "ptxemu: %s: expected TYPE:VALUE or NAME=KIND:...\n", a); return -1; }
+            } else {
+                fprintf(stderr, "ptxemu %s: cannot read kernel argument '%s': expected TYPE:VALUE (a scalar: u32:7, f32:1.5, ...) or NAME=KIND:... (a buffer); see 'ptxemu help %s'\n",
+                        cmd->name, a, cmd->name);
+                return -1;
+            }
         }
     }
     *consumed = i;
-    if (!ptx || !kernel) { fprintf(stderr, "ptxemu: run FILE.ptx needs --kernel NAME\n"); return -1; }
+    if (!ptx || !kernel) {
+        fprintf(stderr, "ptxemu %s: no kernel named for %s; add --kernel NAME (and --grid, --block, the kernel's arguments)\n",
+                cmd->name, ptx ? ptx : "the .ptx file");
+        return -1;
+    }
     char rp[PATH_MAX];
-    if (!realpath(ptx, rp)) { fprintf(stderr, "ptxemu: %s: %s\n", ptx, strerror(errno)); return -1; }
+    if (!realpath(ptx, rp)) {
+        fprintf(stderr, "ptxemu %s: cannot open '%s' (%s); give the path of a .ptx file or of a case file\n", cmd->name, ptx, strerror(errno));
+        return -1;
+    }
     snprintf(path, plen, "/tmp/ptxemu-case-XXXXXX");
     int fd = mkstemp(path);
-    if (fd < 0) { perror("ptxemu: mkstemp"); return -1; }
+    if (fd < 0) {
+        fprintf(stderr, "ptxemu %s: cannot create a temporary case file in /tmp (%s); check that /tmp is writable\n", cmd->name, strerror(errno));
+        return -1;
+    }
     FILE *f = fdopen(fd, "w");
     fprintf(f, "ptx %s\nkernel %s\n", rp, kernel);
     char g[64], b[64];
@@ -110,10 +127,14 @@ static int write_inline_case(int argc, char **argv, int *consumed, char *path, s
     return 0;
 }
 
-/* Loads a case from CASE.txt or from inline launch arguments; argv[0] is
- * the file.  Sets *used to the arguments consumed. */
-int tool_load_case(int argc, char **argv, int *used, rt_case *c)
+int tool_load_case(const tool_command *cmd, int argc, char **argv, int *used, rt_case *c)
 {
+    if (argc < 1) return tool_usage_error(cmd, "missing CASE.txt or FILE.ptx");
+    if (argv[0][0] == '-' && argv[0][1]) {
+        if (tool_is_option(cmd, argv[0]))
+            return tool_usage_error(cmd, "option '%s' comes before CASE.txt or FILE.ptx; put the file first", argv[0]);
+        return tool_usage_error(cmd, "unknown option '%s'", argv[0]);
+    }
     diag_list d;
     diag_init(&d);
     char tmp[64] = "";
@@ -121,7 +142,7 @@ int tool_load_case(int argc, char **argv, int *used, rt_case *c)
     size_t n = strlen(path);
     *used = 1;
     if (n > 4 && !strcmp(path + n - 4, ".ptx")) {
-        if (write_inline_case(argc, argv, used, tmp, sizeof tmp)) return PTXEMU_EXIT_USAGE;
+        if (write_inline_case(cmd, argc, argv, used, tmp, sizeof tmp)) { diag_list_free(&d); return PTXEMU_EXIT_USAGE; }
         path = tmp;
     }
     int r = rt_case_parse(path, c, &d);
@@ -145,8 +166,19 @@ int tool_parse_run_opt(const char *a, const char *v, rt_run_opts *o, const char 
     return 0;
 }
 
-void tool_print_failure(const rt_run_result *r)
+int tool_is_option(const tool_command *c, const char *arg)
 {
-    if (r->msg[0]) fprintf(stderr, "ptxemu: %s\n", r->msg);
+    size_t n = strlen(arg);
+    if (n < 2 || arg[0] != '-') return 0;
+    for (const char *p = c->usage; (p = strstr(p, arg)); p += n)
+        if ((p == c->usage || p[-1] == ' ' || p[-1] == '[' || p[-1] == '\n') &&
+            (!p[n] || p[n] == ' ' || p[n] == ']' || p[n] == ',' || p[n] == '\n'))
+            return 1;
+    return 0;
+}
+
+void tool_print_failure(const tool_command *cmd, const rt_run_result *r)
+{
+    if (r->msg[0]) fprintf(stderr, "ptxemu %s: %s\n", cmd->name, r->msg);
     if (r->fault.report) fprintf(stderr, "blocked threads:\n%s", r->fault.report);
 }

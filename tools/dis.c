@@ -5,11 +5,39 @@
 #include "tools.h"
 #include "commands.h"
 
-int tool_cmd_dis(int argc, char **argv)
+static int dis_main(int argc, char **argv);
+
+const tool_command tool_cmd_dis = {
+    "dis", "print a module's compiled bytecode with its PTX and CUDA lines",
+    "usage: ptxemu dis FILE.ptx [--func NAME]\n"
+    "Compiles FILE.ptx and prints its bytecode, with the PTX and CUDA source line of each\n"
+    "instruction; PTX errors are reported as the other commands report them (exit 3).\n"
+    "\n"
+    "options:\n"
+    "  --func NAME            only the function or kernel NAME\n"
+    "  -h, --help             print this help\n"
+    "\n"
+    "exit status: 0 ok, 2 usage, 3 PTX error\n",
+    dis_main
+};
+
+static int dis_main(int argc, char **argv)
 {
-    if (argc < 1) { tool_usage(stderr); return PTXEMU_EXIT_USAGE; }
+    const tool_command *cmd = &tool_cmd_dis;
+    if (argc < 1) return tool_usage_error(cmd, "missing FILE.ptx");
+    if (argv[0][0] == '-' && argv[0][1]) {
+        if (tool_is_option(cmd, argv[0])) return tool_usage_error(cmd, "option '%s' comes before FILE.ptx; put the file first", argv[0]);
+        return tool_usage_error(cmd, "unknown option '%s'", argv[0]);
+    }
     const char *func = NULL;
-    for (int i = 1; i + 1 < argc; i++) if (!strcmp(argv[i], "--func")) func = argv[++i];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--func")) {
+            if (argv[i][0] == '-') return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
+            return tool_usage_error(cmd, "unexpected argument '%s'; dis takes one FILE.ptx", argv[i]);
+        }
+        if (i + 1 >= argc) return tool_usage_error(cmd, "option '--func' needs a value");
+        func = argv[++i];
+    }
     diag_list d;
     diag_init(&d);
     char *text = NULL;
@@ -23,7 +51,7 @@ int tool_cmd_dis(int argc, char **argv)
     }
     int f = -1;
     if (func && (f = bc_find_func(m->bc, func)) < 0) {
-        fprintf(stderr, "ptxemu: no function '%s' in %s\n", func, argv[0]);
+        fprintf(stderr, "ptxemu dis: no function '%s' in %s; run without --func to see every function\n", func, argv[0]);
         ptxemu_module_free(m);
         diag_list_free(&d);
         return PTXEMU_EXIT_USAGE;

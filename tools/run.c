@@ -7,14 +7,50 @@
 #include "tools.h"
 #include "commands.h"
 
-/* ---- run ---------------------------------------------------------------------------- */
+static int run_main(int argc, char **argv);
 
-int tool_cmd_run(int argc, char **argv)
+const tool_command tool_cmd_run = {
+    "run", "run one kernel launch (a case file, or a .ptx file and launch arguments)",
+    "usage: ptxemu run CASE.txt [OPTION]...\n"
+    "       ptxemu run FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
+    "Runs one kernel launch and compares the case's expectations (exit 1 on a mismatch).\n"
+    "Device printf goes to stdout; failures, --stats and --time to stderr.\n"
+    "\n"
+    "launch arguments (with FILE.ptx):\n"
+    "  --kernel NAME          the kernel (.entry) to launch\n"
+    "  --grid X[,Y,Z]         the grid, in blocks (default 1)\n"
+    "  --block X[,Y,Z]        the block, in threads (default 1)\n"
+    "  --shared BYTES         dynamic shared memory per block\n"
+    "  ARG                    the kernel's parameters, in order:\n"
+    "                           u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
+    "                           NAME=file:PATH          a buffer initialised from a file\n"
+    "                           NAME=zero:BYTES         a zero-filled buffer\n"
+    "                           NAME=fill:BYTES:VALUE   a buffer with every byte set to VALUE\n"
+    "                         buffers are passed as pointers\n"
+    "options:\n"
+    "  --dump NAME=PATH       write buffer NAME to PATH after the launch (repeatable)\n"
+    "  --timeout S            stop after S seconds (exit 6)\n"
+    "  --limit N              stop after N instructions (exit 6)\n"
+    "  --stack BYTES          local memory (stack) per thread (default: the kernel's frame + 16 KiB)\n"
+    "  --load LIB.so          host library for .extern functions (repeatable)\n"
+    "  --resident N           keep N blocks in flight at once (inter-block waits; default 1,\n"
+    "                         or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
+    "  --seed S               the launch's seed (no run-time behaviour depends on it yet)\n"
+    "  --stats                print the launch's memory statistics (see README)\n"
+    "  --time                 print the run time and lane-instructions per second\n"
+    "  -h, --help             print this help\n"
+    "\n"
+    "exit status: 0 ok, 1 expectation mismatch, 2 usage or case-file error, 3 PTX error,\n"
+    "4 fault/trap/assert, 5 deadlock, 6 time or instruction limit\n",
+    run_main
+};
+
+static int run_main(int argc, char **argv)
 {
-    if (argc < 1) { tool_usage(stderr); return PTXEMU_EXIT_USAGE; }
+    const tool_command *cmd = &tool_cmd_run;
     rt_case c;
     int used;
-    int e = tool_load_case(argc, argv, &used, &c);
+    int e = tool_load_case(cmd, argc, argv, &used, &c);
     if (e) return e;
     rt_run_opts o;
     memset(&o, 0, sizeof o);
@@ -25,17 +61,28 @@ int tool_cmd_run(int argc, char **argv)
     for (int i = used; i < argc; i++) {
         if (!strcmp(argv[i], "--stats")) { stats = 1; continue; }
         if (!strcmp(argv[i], "--time")) { timing = 1; continue; }
-        if (i + 1 >= argc) { fprintf(stderr, "ptxemu: %s needs a value\n", argv[i]); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        if (argv[i][0] != '-') {
+            rt_case_free(&c);
+            return tool_usage_error(cmd, "unexpected argument '%s'; kernel arguments go before the options", argv[i]);
+        }
+        if (i + 1 >= argc || !tool_is_option(cmd, argv[i])) {
+            rt_case_free(&c);
+            if (!tool_is_option(cmd, argv[i])) return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
+            return tool_usage_error(cmd, "option '%s' needs a value", argv[i]);
+        }
         if (!strcmp(argv[i], "--dump")) {
             char *eq = strchr(argv[i + 1], '=');
-            if (!eq || nd == 32) { fprintf(stderr, "ptxemu: --dump NAME=PATH\n"); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+            if (!eq || nd == 32) {
+                rt_case_free(&c);
+                if (!eq) return tool_usage_error(cmd, "--dump wants NAME=PATH, not '%s'", argv[i + 1]);
+                return tool_usage_error(cmd, "too many --dump options (at most 32); dump the others in another run");
+            }
             *eq = 0;
             dumps[nd].name = argv[i + 1];
             dumps[nd++].path = eq + 1;
         } else if (tool_parse_run_opt(argv[i], argv[i + 1], &o, libs, &nlibs)) {
-            fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]);
             rt_case_free(&c);
-            return PTXEMU_EXIT_USAGE;
+            return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
         }
         i++;
     }
@@ -62,8 +109,8 @@ int tool_cmd_run(int argc, char **argv)
     if (r.out.len) fwrite(r.out.data, 1, r.out.len, stdout);
     fflush(stdout);
     if (code == PTXEMU_EXIT_PTX) tool_print_diags(&d, r.ptx_text, r.ptx_len);
-    else if (code) tool_print_failure(&r);
-    else if (r.status != VM_OK) fprintf(stderr, "ptxemu: ended with %s as expected: %s\n", vm_status_name(r.status), r.fault.msg);
+    else if (code) tool_print_failure(cmd, &r);
+    else if (r.status != VM_OK) fprintf(stderr, "ptxemu run: ended with %s as expected: %s\n", vm_status_name(r.status), r.fault.msg);
     rt_run_result_free(&r);
     diag_list_free(&d);
     rt_case_free(&c);

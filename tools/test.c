@@ -33,7 +33,7 @@ static void add_case(tlist *l, const char *path, const char *name)
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 64;
         l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        if (!l->v) { perror("ptxemu"); exit(PTXEMU_EXIT_USAGE); }
+        if (!l->v) { fprintf(stderr, "ptxemu test: out of memory listing the cases; give fewer paths\n"); exit(PTXEMU_EXIT_USAGE); }
     }
     tcase *t = &l->v[l->n++];
     memset(t, 0, sizeof *t);
@@ -124,7 +124,7 @@ static void child(const tcase *t, double timeout, int fd)
 static void start(tcase *t, double timeout)
 {
     int p[2];
-    if (pipe(p)) { perror("ptxemu: pipe"); exit(PTXEMU_EXIT_USAGE); }
+    if (pipe(p)) { fprintf(stderr, "ptxemu test: cannot create a pipe for %s (%s); try a smaller -j\n", t->name, strerror(errno)); exit(PTXEMU_EXIT_USAGE); }
     fflush(stdout);
     t->start = now();
     t->pid = fork();
@@ -152,8 +152,31 @@ static void finish(tcase *t)
     t->pass = t->report[0] == 'P' ? 1 : t->report[0] == 'U' ? 2 : 0;
 }
 
-int tool_cmd_test(int argc, char **argv)
+static int test_main(int argc, char **argv);
+
+const tool_command tool_cmd_test = {
+    "test", "run every case under the paths: one line each, then 'N passed, N failed'",
+    "usage: ptxemu test PATH... [OPTION]...\n"
+    "Runs every case under the paths (a case file, a directory holding case.txt, or a directory\n"
+    "of such directories), each in its own process, and prints PASS, FAIL or RAN (no\n"
+    "expectation) per case in a stable order, then exactly 'N passed, N failed'.\n"
+    "\n"
+    "options:\n"
+    "  -j JOBS                cases run at once (default: the number of CPUs)\n"
+    "  --shard K/N            run only the K-th of N shares of the cases (1 <= K <= N)\n"
+    "  --timeout S            stop each case after S seconds (default 120)\n"
+    "  --stats                also compare expect-stat lines (memory statistics, see README)\n"
+    "  --resident N           keep N blocks in flight at once\n"
+    "  -v                     print each passing case's run time\n"
+    "  -h, --help             print this help\n"
+    "\n"
+    "exit status: 0 all passed, 1 some case failed, 2 usage\n",
+    test_main
+};
+
+static int test_main(int argc, char **argv)
 {
+    const tool_command *cmd = &tool_cmd_test;
     tlist l = { NULL, 0, 0 };
     int shard_k = 0, shard_n = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     double timeout = 120;
@@ -161,18 +184,21 @@ int tool_cmd_test(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
-                fprintf(stderr, "ptxemu: --shard K/N with 1 <= K <= N\n");
-                return PTXEMU_EXIT_USAGE;
+                return tool_usage_error(cmd, "bad --shard '%s'; write K/N with 1 <= K <= N", argv[i]);
             }
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "-v")) verbose = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
-        else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
+        else if (argv[i][0] == '-' && tool_is_option(cmd, argv[i])) return tool_usage_error(cmd, "option '%s' needs a value", argv[i]);
+        else if (argv[i][0] == '-') return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
         else {
             struct stat st;
-            if (stat(argv[i], &st)) { fprintf(stderr, "ptxemu: %s: %s\n", argv[i], strerror(errno)); return PTXEMU_EXIT_USAGE; }
+            if (stat(argv[i], &st)) {
+                fprintf(stderr, "ptxemu test: cannot read '%s' (%s); give case files or directories of them\n", argv[i], strerror(errno));
+                return PTXEMU_EXIT_USAGE;
+            }
             const char *base = strrchr(argv[i], '/');
             collect(&l, argv[i], S_ISDIR(st.st_mode) ? "" : (base ? base + 1 : argv[i]), 0);
             /* a directory given directly that is itself a case: name it */
