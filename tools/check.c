@@ -19,28 +19,30 @@
 static int check_main(int argc, char **argv);
 
 const tool_command tool_cmd_check = {
-    "check", "search several schedules for warp-synchronous bugs (docs/CHECKING.md)",
-    "usage: ptxemu check CASE.txt [OPTION]...\n"
-    "       ptxemu check FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
-    "Runs the launch under the hardware-like schedule and seeded adversarial ones and reports\n"
-    "races, mask and barrier misuse and divergence bugs, each with the seed that replays it.\n"
-    "Launch arguments as for `ptxemu run` (see 'ptxemu help run').\n"
-    "\n"
-    "options:\n"
-    "  --schedules N          schedules to try (default " TOOL_STR(CHK_DEFAULT_SCHEDULES) ")\n"
-    "  --seed S               base seed (0: start with the hardware-like schedule); a finding's\n"
-    "                         seed with --schedules 1 replays it\n"
-    "  --format FORMAT        text (default), json or sarif\n"
-    "  --output PATH          write the report to PATH instead of stdout\n"
-    "  --max-findings N       distinct findings to list (default " TOOL_STR(CHK_DEFAULT_MAX_FINDINGS) "; more are counted)\n"
-    "  --timeout S            stop each schedule after S seconds\n"
-    "  --load LIB.so          host library for .extern functions (repeatable)\n"
-    "  --resident N           keep N blocks in flight at once\n"
-    "  -h, --help             print this help\n"
-    "\n"
-    "exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; with no finding but a launch\n"
-    "that did not end cleanly, the status `run` would give (4 fault, 5 deadlock, 6 limit)\n",
-    check_main
+    .name = "check",
+    .summary = "search several schedules for warp-synchronous bugs (docs/CHECKING.md)",
+    .usage =
+        "usage: ptxemu check CASE.txt [OPTION]...\n"
+        "       ptxemu check FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
+        "Runs the launch under the hardware-like schedule and seeded adversarial ones and reports\n"
+        "races, mask and barrier misuse and divergence bugs, each with the seed that replays it.\n"
+        "Launch arguments as for `ptxemu run` (see 'ptxemu help run').\n"
+        "\n"
+        "options:\n"
+        "  --schedules N          schedules to try (default " TOOL_STR(CHK_DEFAULT_SCHEDULES) ")\n"
+        "  --seed S               base seed (0: start with the hardware-like schedule); a finding's\n"
+        "                         seed with --schedules 1 replays it\n"
+        "  --format FORMAT        text (default), json or sarif\n"
+        "  --output PATH          write the report to PATH instead of stdout\n"
+        "  --max-findings N       distinct findings to list (default " TOOL_STR(CHK_DEFAULT_MAX_FINDINGS) "; more are counted)\n"
+        "  --timeout S            stop each schedule after S seconds\n"
+        "  --load LIB.so          host library for .extern functions (repeatable)\n"
+        "  --resident N           keep N blocks in flight at once\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; with no finding but a launch\n"
+        "that did not end cleanly, the status `run` would give (4 fault, 5 deadlock, 6 limit)\n",
+    .main = check_main,
 };
 
 static int check_main(int argc, char **argv)

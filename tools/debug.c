@@ -82,26 +82,28 @@ static void scripted(dbg_session *s, FILE *in, int echo)
 static int debug_main(int argc, char **argv);
 
 const tool_command tool_cmd_debug = {
-    "debug", "step through a kernel warp by warp, lane by lane (docs/DEBUGGING.md)",
-    "usage: ptxemu debug CASE.txt [OPTION]...\n"
-    "       ptxemu debug FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
-    "A gdb-like session over one launch: breakpoints on PTX and CUDA lines, watchpoints,\n"
-    "stepping a lane group, registers and memory of any thread.  With a terminal it prompts\n"
-    "(type 'help'); otherwise it reads commands from stdin or the -x script.\n"
-    "Launch arguments as for `ptxemu run` (see 'ptxemu help run').\n"
-    "\n"
-    "options:\n"
-    "  -x SCRIPT              read the commands from SCRIPT\n"
-    "  --echo                 print each scripted command after a \"(ptxemu) \" marker\n"
-    "  --schedule KIND        hw (default): the hardware-like schedule; adversarial: the checker's\n"
-    "                         seeded schedule (with --seed, replays a `ptxemu check` finding)\n"
-    "  --seed S               the seed of the adversarial schedule\n"
-    "  --load LIB.so          host library for .extern functions (repeatable)\n"
-    "  --resident N           keep N blocks in flight at once\n"
-    "  -h, --help             print this help\n"
-    "\n"
-    "exit status: 0 after the session, 2 usage, 3 PTX error\n",
-    debug_main
+    .name = "debug",
+    .summary = "step through a kernel warp by warp, lane by lane (docs/DEBUGGING.md)",
+    .usage =
+        "usage: ptxemu debug CASE.txt [OPTION]...\n"
+        "       ptxemu debug FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
+        "A gdb-like session over one launch: breakpoints on PTX and CUDA lines, watchpoints,\n"
+        "stepping a lane group, registers and memory of any thread.  With a terminal it prompts\n"
+        "(type 'help'); otherwise it reads commands from stdin or the -x script.\n"
+        "Launch arguments as for `ptxemu run` (see 'ptxemu help run').\n"
+        "\n"
+        "options:\n"
+        "  -x SCRIPT              read the commands from SCRIPT\n"
+        "  --echo                 print each scripted command after a \"(ptxemu) \" marker\n"
+        "  --schedule KIND        hw (default): the hardware-like schedule; adversarial: the checker's\n"
+        "                         seeded schedule (with --seed, replays a `ptxemu check` finding)\n"
+        "  --seed S               the seed of the adversarial schedule\n"
+        "  --load LIB.so          host library for .extern functions (repeatable)\n"
+        "  --resident N           keep N blocks in flight at once\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 after the session, 2 usage, 3 PTX error\n",
+    .main = debug_main,
 };
 
 static int debug_main(int argc, char **argv)

@@ -8,17 +8,19 @@
 static int dis_main(int argc, char **argv);
 
 const tool_command tool_cmd_dis = {
-    "dis", "print a module's compiled bytecode with its PTX and CUDA lines",
-    "usage: ptxemu dis FILE.ptx [--func NAME]\n"
-    "Compiles FILE.ptx and prints its bytecode, with the PTX and CUDA source line of each\n"
-    "instruction; PTX errors are reported as the other commands report them (exit 3).\n"
-    "\n"
-    "options:\n"
-    "  --func NAME            only the function or kernel NAME\n"
-    "  -h, --help             print this help\n"
-    "\n"
-    "exit status: 0 ok, 2 usage, 3 PTX error\n",
-    dis_main
+    .name = "dis",
+    .summary = "print a module's compiled bytecode with its PTX and CUDA lines",
+    .usage =
+        "usage: ptxemu dis FILE.ptx [--func NAME]\n"
+        "Compiles FILE.ptx and prints its bytecode, with the PTX and CUDA source line of each\n"
+        "instruction; PTX errors are reported as the other commands report them (exit 3).\n"
+        "\n"
+        "options:\n"
+        "  --func NAME            only the function or kernel NAME\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 ok, 2 usage, 3 PTX error\n",
+    .main = dis_main,
 };
 
 static int dis_main(int argc, char **argv)

@@ -73,8 +73,11 @@ int main(int argc, char **argv)
         help(stderr);
         return PTXEMU_EXIT_USAGE;
     }
-    /* COMMAND ... --help ...: that command's usage, whatever else is given */
-    for (int i = 2; i < argc; i++)
+    /* COMMAND ... --help ...: that command's usage, whatever else is given
+     * (up to the first operand, for a command that runs another program) */
+    for (int i = 2; i < argc; i++) {
         if (is_help(argv[i])) { tool_print_usage(c, stdout); return 0; }
+        if (c->operands_end_options && argv[i][0] != '-') break;
+    }
     return c->main(argc - 2, argv + 2);
 }

@@ -10,39 +10,41 @@
 static int run_main(int argc, char **argv);
 
 const tool_command tool_cmd_run = {
-    "run", "run one kernel launch (a case file, or a .ptx file and launch arguments)",
-    "usage: ptxemu run CASE.txt [OPTION]...\n"
-    "       ptxemu run FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
-    "Runs one kernel launch and compares the case's expectations (exit 1 on a mismatch).\n"
-    "Device printf goes to stdout; failures, --stats and --time to stderr.\n"
-    "\n"
-    "launch arguments (with FILE.ptx):\n"
-    "  --kernel NAME          the kernel (.entry) to launch\n"
-    "  --grid X[,Y,Z]         the grid, in blocks (default 1)\n"
-    "  --block X[,Y,Z]        the block, in threads (default 1)\n"
-    "  --shared BYTES         dynamic shared memory per block\n"
-    "  ARG                    the kernel's parameters, in order:\n"
-    "                           u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
-    "                           NAME=file:PATH          a buffer initialised from a file\n"
-    "                           NAME=zero:BYTES         a zero-filled buffer\n"
-    "                           NAME=fill:BYTES:VALUE   a buffer with every byte set to VALUE\n"
-    "                         buffers are passed as pointers\n"
-    "options:\n"
-    "  --dump NAME=PATH       write buffer NAME to PATH after the launch (repeatable)\n"
-    "  --timeout S            stop after S seconds (exit 6)\n"
-    "  --limit N              stop after N instructions (exit 6)\n"
-    "  --stack BYTES          local memory (stack) per thread (default: the kernel's frame + 16 KiB)\n"
-    "  --load LIB.so          host library for .extern functions (repeatable)\n"
-    "  --resident N           keep N blocks in flight at once (inter-block waits; default 1,\n"
-    "                         or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
-    "  --seed S               the launch's seed (no run-time behaviour depends on it yet)\n"
-    "  --stats                print the launch's memory statistics (see README)\n"
-    "  --time                 print the run time and lane-instructions per second\n"
-    "  -h, --help             print this help\n"
-    "\n"
-    "exit status: 0 ok, 1 expectation mismatch, 2 usage or case-file error, 3 PTX error,\n"
-    "4 fault/trap/assert, 5 deadlock, 6 time or instruction limit\n",
-    run_main
+    .name = "run",
+    .summary = "run one kernel launch (a case file, or a .ptx file and launch arguments)",
+    .usage =
+        "usage: ptxemu run CASE.txt [OPTION]...\n"
+        "       ptxemu run FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
+        "Runs one kernel launch and compares the case's expectations (exit 1 on a mismatch).\n"
+        "Device printf goes to stdout; failures, --stats and --time to stderr.\n"
+        "\n"
+        "launch arguments (with FILE.ptx):\n"
+        "  --kernel NAME          the kernel (.entry) to launch\n"
+        "  --grid X[,Y,Z]         the grid, in blocks (default 1)\n"
+        "  --block X[,Y,Z]        the block, in threads (default 1)\n"
+        "  --shared BYTES         dynamic shared memory per block\n"
+        "  ARG                    the kernel's parameters, in order:\n"
+        "                           u32:V s32:V u64:V s64:V f32:V f64:V   a scalar\n"
+        "                           NAME=file:PATH          a buffer initialised from a file\n"
+        "                           NAME=zero:BYTES         a zero-filled buffer\n"
+        "                           NAME=fill:BYTES:VALUE   a buffer with every byte set to VALUE\n"
+        "                         buffers are passed as pointers\n"
+        "options:\n"
+        "  --dump NAME=PATH       write buffer NAME to PATH after the launch (repeatable)\n"
+        "  --timeout S            stop after S seconds (exit 6)\n"
+        "  --limit N              stop after N instructions (exit 6)\n"
+        "  --stack BYTES          local memory (stack) per thread (default: the kernel's frame + 16 KiB)\n"
+        "  --load LIB.so          host library for .extern functions (repeatable)\n"
+        "  --resident N           keep N blocks in flight at once (inter-block waits; default 1,\n"
+        "                         or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
+        "  --seed S               the launch's seed (no run-time behaviour depends on it yet)\n"
+        "  --stats                print the launch's memory statistics (see README)\n"
+        "  --time                 print the run time and lane-instructions per second\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 ok, 1 expectation mismatch, 2 usage or case-file error, 3 PTX error,\n"
+        "4 fault/trap/assert, 5 deadlock, 6 time or instruction limit\n",
+    .main = run_main,
 };
 
 static int run_main(int argc, char **argv)

@@ -155,23 +155,25 @@ static void finish(tcase *t)
 static int test_main(int argc, char **argv);
 
 const tool_command tool_cmd_test = {
-    "test", "run every case under the paths: one line each, then 'N passed, N failed'",
-    "usage: ptxemu test PATH... [OPTION]...\n"
-    "Runs every case under the paths (a case file, a directory holding case.txt, or a directory\n"
-    "of such directories), each in its own process, and prints PASS, FAIL or RAN (no\n"
-    "expectation) per case in a stable order, then exactly 'N passed, N failed'.\n"
-    "\n"
-    "options:\n"
-    "  -j JOBS                cases run at once (default: the number of CPUs)\n"
-    "  --shard K/N            run only the K-th of N shares of the cases (1 <= K <= N)\n"
-    "  --timeout S            stop each case after S seconds (default 120)\n"
-    "  --stats                also compare expect-stat lines (memory statistics, see README)\n"
-    "  --resident N           keep N blocks in flight at once\n"
-    "  -v                     print each passing case's run time\n"
-    "  -h, --help             print this help\n"
-    "\n"
-    "exit status: 0 all passed, 1 some case failed, 2 usage\n",
-    test_main
+    .name = "test",
+    .summary = "run every case under the paths: one line each, then 'N passed, N failed'",
+    .usage =
+        "usage: ptxemu test PATH... [OPTION]...\n"
+        "Runs every case under the paths (a case file, a directory holding case.txt, or a directory\n"
+        "of such directories), each in its own process, and prints PASS, FAIL or RAN (no\n"
+        "expectation) per case in a stable order, then exactly 'N passed, N failed'.\n"
+        "\n"
+        "options:\n"
+        "  -j JOBS                cases run at once (default: the number of CPUs)\n"
+        "  --shard K/N            run only the K-th of N shares of the cases (1 <= K <= N)\n"
+        "  --timeout S            stop each case after S seconds (default 120)\n"
+        "  --stats                also compare expect-stat lines (memory statistics, see README)\n"
+        "  --resident N           keep N blocks in flight at once\n"
+        "  -v                     print each passing case's run time\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 all passed, 1 some case failed, 2 usage\n",
+    .main = test_main,
 };
 
 static int test_main(int argc, char **argv)

@@ -24,6 +24,8 @@ typedef struct tool_command {
     const char *usage;           /* the whole usage text (synopsis, options, exit status),
                                     for `ptxemu help NAME` and `ptxemu NAME --help` */
     int (*main)(int argc, char **argv);   /* argv: the arguments after NAME */
+    int operands_end_options;    /* the arguments after the first operand belong to it (a
+                                    program to run): --help there is not this command's */
 } tool_command;
 
 /* Prints c's usage. */
