@@ -100,7 +100,7 @@ vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *ke
         d->placed = m;
     }
     vm_config c = *cfg;
-    if (!c.device_printf) c.device_printf = rt_vm_printf;
+    if (!c.builtins) c.builtins = &rt_builtins_printf;
     return vm_run(m->bc, &d->mem, d->var_addr, k, &c, fault, insns);
 }
 

@@ -31,9 +31,11 @@ int rt_vm_extern_call(void *ctx, const bc_func *f, int nargs, const uint64_t *ar
     return rt_ffi_call(fn, nargs, at, args, rt, ret, err, errlen) ? -1 : 0;
 }
 
-void rt_builtins_attach(vm_config *cfg, rt_ffi *ffi)
+void rt_builtins_init(vm_builtins *b, rt_ffi *ffi)
 {
-    cfg->device_printf = rt_vm_printf;
-    cfg->extern_call = ffi ? rt_vm_extern_call : NULL;
-    cfg->extern_ctx = ffi;
+    b->device_printf = rt_vm_printf;
+    b->extern_call = ffi ? rt_vm_extern_call : NULL;
+    b->extern_ctx = ffi;
 }
+
+const vm_builtins rt_builtins_printf = { rt_vm_printf, NULL, NULL };

@@ -1,9 +1,10 @@
-/* builtins.h — the runtime's side of the VM's builtin services (vm_config's
- * device_printf and extern_call): device printf formatted by printf.c,
- * `.extern` host calls made through libffi by hostcall.c.
+/* builtins.h — the runtime's side of the VM's builtin services
+ * (vm_config.builtins): device printf formatted by printf.c, `.extern` host
+ * calls made through libffi by hostcall.c.
  *
- * Ownership: nothing here owns state; rt_builtins_attach points a vm_config
- * at an rt_ffi the caller keeps open for as long as the launch runs.
+ * Ownership: a vm_builtins filled by rt_builtins_init borrows the rt_ffi,
+ * which the caller keeps open (and the vm_builtins alive) for as long as the
+ * launch runs.
  */
 #ifndef PTXEMU_BUILTINS_H
 #define PTXEMU_BUILTINS_H
@@ -11,10 +12,13 @@
 #include "vm.h"
 #include "hostcall.h"
 
-/* Sets cfg's device_printf to rt_vm_printf and, with ffi non-NULL, its
- * extern_call to rt_vm_extern_call over ffi (else no extern function is
+/* Fills b: device_printf = rt_vm_printf and, with ffi non-NULL,
+ * extern_call = rt_vm_extern_call over ffi (else no extern function is
  * defined). */
-void rt_builtins_attach(vm_config *cfg, rt_ffi *ffi);
+void rt_builtins_init(vm_builtins *b, rt_ffi *ffi);
+
+/* Device printf only (no `.extern` functions). */
+extern const vm_builtins rt_builtins_printf;
 
 /* A vm_printf_fn: rt_printf_format, the text written through out in one
  * piece.  Only unreadable guest memory is an error; the other failures of

@@ -60,8 +60,8 @@ int ptxemu_memcpy_dtoh(ptxemu_device *d, void *dst, uint64_t src, uint64_t bytes
 
 /* Launches `kernel` of m on d.  cfg->params is the parameter buffer laid
  * out as the kernel's .param list says (see ptxemu_param_layout).  A cfg
- * without a device_printf gets the runtime's formatter (its text goes to
- * cfg->output); `.extern` calls need cfg->extern_call (see builtins.h). */
+ * without builtins gets the runtime's device printf (its text goes to
+ * cfg->output) and no `.extern` functions (see builtins.h). */
 vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *kernel,
                         const vm_config *cfg, vm_fault *fault, uint64_t *insns);
 

@@ -466,9 +466,10 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
     case BC_BUILTIN_VPRINTF: {
         char err[256];
         int r = 0;
-        if (!L->cfg.device_printf)
-            return vm_fail(L, cta, w, l, pc, VM_ERROR, "device printf: no formatter configured (vm_config.device_printf)");
-        if (L->cfg.device_printf(lane_read, &lc, arg[0], arg[1], L->cfg.output, L->cfg.output_ctx, &r, err, sizeof err))
+        const vm_builtins *B = L->cfg.builtins;
+        if (!B || !B->device_printf)
+            return vm_fail(L, cta, w, l, pc, VM_ERROR, "device printf: no formatter configured (vm_config.builtins)");
+        if (B->device_printf(lane_read, &lc, arg[0], arg[1], L->cfg.output, L->cfg.output_ctx, &r, err, sizeof err))
             return vm_fail(L, cta, w, l, pc, VM_FAULT, "printf: %s", err);
         ret = (uint64_t)(int64_t)r;
         break;
@@ -509,8 +510,8 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
         if (fp + off + sz <= L->cfg.local_size) memcpy(&av[k], frame + fp + off, sz > 8 ? 8 : sz);
     }
     char err[256];
-    int r = L->cfg.extern_call ? L->cfg.extern_call(L->cfg.extern_ctx, f, n, av, &ret, err, sizeof err)
-                               : VM_EXTERN_UNDEFINED;
+    const vm_builtins *B = L->cfg.builtins;
+    int r = B && B->extern_call ? B->extern_call(B->extern_ctx, f, n, av, &ret, err, sizeof err) : VM_EXTERN_UNDEFINED;
     if (r == VM_EXTERN_UNDEFINED)
         return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to external function '%s', which no --load library defines", f->name);
     if (r) return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to '%s': %s", f->name, err);

@@ -159,6 +159,13 @@ typedef int (*vm_printf_fn)(vm_read_fn rd, void *rd_ctx, uint64_t fmt, uint64_t 
 typedef int (*vm_extern_fn)(void *ctx, const bc_func *f, int nargs, const uint64_t *args,
                             uint64_t *ret, char *err, size_t errlen);
 
+/* A launch's builtin services; any may be NULL. */
+typedef struct vm_builtins {
+    vm_printf_fn device_printf;  /* NULL: a vprintf call is an error */
+    vm_extern_fn extern_call;    /* NULL: every `.extern` call is undefined */
+    void *extern_ctx;
+} vm_builtins;
+
 typedef struct vm_config {
     uint32_t grid[3], block[3];
     uint64_t dyn_shared;
@@ -171,9 +178,7 @@ typedef struct vm_config {
     vm_output_fn output;
     void *output_ctx;
     const vm_hooks *hooks;
-    vm_printf_fn device_printf; /* device printf formatter; NULL: a vprintf call is an error */
-    vm_extern_fn extern_call;  /* `.extern` host calls; NULL: every such call is undefined */
-    void *extern_ctx;
+    const vm_builtins *builtins; /* device printf, `.extern` calls (outlives the launch), or NULL: none */
     uint64_t cta_order_seed;   /* 0: CTAs in linear order; else a seeded permutation */
     int slice;                 /* instructions per turn (0: default) */
     /* CTAs in flight at once.  0: one (CTAs one after another), except that a
