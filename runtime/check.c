@@ -28,7 +28,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "check_int.h"
 #include "ptxemu.h"
 
 const char *const chk_kind_names[CHK_NKINDS] = {
@@ -308,12 +308,12 @@ static void site_set(const ck *C, const vm_launch *L, chk_site *s, uint32_t pc, 
     grid_coords(C, cta_lin, s->cta);
 }
 
-/* Records a finding (deduplicated by key); returns it, or NULL when capped. */
-static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule)
+chk_finding *chk_add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule,
+                             uint64_t n)
 {
     for (int i = 0; i < r->nfindings; i++)
-        if (r->findings[i].kind == kind && !strcmp(r->findings[i].key, key)) { r->findings[i].count++; return NULL; }
-    if (r->nfindings >= max) { r->dropped++; return NULL; }
+        if (r->findings[i].kind == kind && !strcmp(r->findings[i].key, key)) { r->findings[i].count += n; return NULL; }
+    if (r->nfindings >= max) { r->dropped += n; return NULL; }
     if (r->nfindings == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 16;
         r->findings = realloc(r->findings, (size_t)r->cap * sizeof *r->findings);
@@ -322,11 +322,18 @@ static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const cha
     chk_finding *f = &r->findings[r->nfindings++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
-    f->count = 1;
+    f->count = n;
     f->seed = seed;
     f->schedule = schedule;
     snprintf(f->key, sizeof f->key, "%s", key);
     return f;
+}
+
+/* A finding of this schedule (its list is not capped: the merge caps). */
+static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule)
+{
+    (void)max;
+    return chk_add_finding(r, INT32_MAX, kind, key, seed, schedule, 1);
 }
 
 /* ---- CTA lifetime ------------------------------------------------------------------ */
@@ -1054,33 +1061,32 @@ int chk_sched_init(chk_sched *S, uint64_t seed, int *slice, uint64_t *cta_order_
 
 /* ---- after a schedule ------------------------------------------------------------------ */
 
-static void launch_site(const rt_case *c, const ptxemu_module *m, chk_site *s)
+void chk_launch_site(const ptxemu_module *m, int kernel, chk_site *s)
 {
     memset(s, 0, sizeof *s);
-    int k = bc_find_func(m->bc, c->kernel);
-    if (k < 0) return;
-    const bc_func *f = &m->bc->funcs[k];
+    if (kernel < 0 || kernel >= m->bc->nfuncs) return;
+    const bc_func *f = &m->bc->funcs[kernel];
     s->valid = 1;
     s->pc = f->pc_begin;
     for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++)
         if (m->bc->code[pc].src >= 0) { s->pc = pc; break; }
 }
 
-static void fault_site(const rt_run_result *rr, chk_site *s, const char *access)
+static void fault_site(const vm_fault *ft, chk_site *s, const char *access)
 {
     memset(s, 0, sizeof *s);
     s->valid = 1;
-    s->pc = rr->fault.pc;
+    s->pc = ft->pc;
     s->has_thread = 1;
-    memcpy(s->cta, rr->fault.cta, sizeof s->cta);
-    memcpy(s->tid, rr->fault.tid, sizeof s->tid);
+    memcpy(s->cta, ft->cta, sizeof s->cta);
+    memcpy(s->tid, ft->tid, sizeof s->tid);
     s->access = access;
 }
 
 /* A deadlock at a counted barrier that more distinct threads executed than
  * its count: the first `count` completed a phase and the rest wait for a
  * phase that never completes (96 threads at `bar.sync 1, 64`). */
-static void over_subscribed(ck *C, const rt_run_result *rr)
+static void over_subscribed(ck *C)
 {
     if (!C->pend) return;
     for (int id = 0; id < VM_NBAR; id++) {
@@ -1104,31 +1110,30 @@ static void over_subscribed(ck *C, const rt_run_result *rr)
                  "after the completed phases %u threads wait for a phase that never completes",
                  id, cnt, C->bar_nseen[id], waiting);
     }
-    (void)rr;
 }
 
 /* Turns how a schedule ended into findings; returns 1 if it explained the end. */
-static int classify_end(ck *C, const rt_run_result *rr)
+static int classify_end(ck *C, vm_status status, const vm_fault *ft)
 {
     char key[96];
     chk_finding *f;
-    if (rr->status == VM_DEADLOCK) {
-        const char *rep = rr->fault.report ? rr->fault.report : "";
+    if (status == VM_DEADLOCK) {
+        const char *rep = ft->report ? ft->report : "";
         int coll = strstr(rep, "waiting in ") != NULL;
-        snprintf(key, sizeof key, "deadlock:%u", rr->fault.pc);
+        snprintf(key, sizeof key, "deadlock:%u", ft->pc);
         f = add_finding(C->res, C->max_findings, CHK_DEADLOCK, key, C->seed, C->schedule);
         if (f) {
-            fault_site(rr, &f->at, "blocked");
-            snprintf(f->msg, sizeof f->msg, "%s%s", rr->fault.msg,
+            fault_site(ft, &f->at, "blocked");
+            snprintf(f->msg, sizeof f->msg, "%s%s", ft->msg,
                      coll ? " (lanes wait in warp collectives that can never complete)" : "");
             f->detail = strdup(rep);
         }
-        over_subscribed(C, rr);
+        over_subscribed(C);
         if (coll) {
-            snprintf(key, sizeof key, "mask:deadlock:%u", rr->fault.pc);
+            snprintf(key, sizeof key, "mask:deadlock:%u", ft->pc);
             f = add_finding(C->res, C->max_findings, CHK_MASK, key, C->seed, C->schedule);
             if (f) {
-                fault_site(rr, &f->at, "blocked");
+                fault_site(ft, &f->at, "blocked");
                 snprintf(f->msg, sizeof f->msg,
                          "lanes named in a membermask wait in a different collective, with a different mask, or at a "
                          "barrier, so the collective never completes");
@@ -1137,17 +1142,17 @@ static int classify_end(ck *C, const rt_run_result *rr)
         }
         return 1;
     }
-    if (rr->status == VM_FAULT) {
-        const char *m = rr->fault.msg;
+    if (status == VM_FAULT) {
+        const char *m = ft->msg;
         int ours = !strncmp(m, "misaligned", 10) || strstr(m, "past the end of") || strstr(m, "inside freed") ||
                    strstr(m, "in shared space") || strstr(m, "in local space") ||
                    (strstr(m, "illegal address") && strstr(m, "generic space") && !strstr(m, "not in any allocation") &&
                     !strstr(m, "null pointer"));
         if (!ours) return 0;
-        snprintf(key, sizeof key, "memory:%u", rr->fault.pc);
+        snprintf(key, sizeof key, "memory:%u", ft->pc);
         f = add_finding(C->res, C->max_findings, CHK_MEMORY, key, C->seed, C->schedule);
         if (f) {
-            fault_site(rr, &f->at, strstr(m, " write ") ? "write" : "read");
+            fault_site(ft, &f->at, strstr(m, " write ") ? "write" : "read");
             snprintf(f->msg, sizeof f->msg, "%s", m);
         }
         return 1;
@@ -1189,7 +1194,7 @@ static void ck_free(ck *C)
  * .volatile, .relaxed, .acquire, .release and .acq_rel accesses alike
  * (VM_ACC_VOLATILE), so the qualifiers are read from the instruction's
  * PTX line.  Returns a byte per pc (SEM_*), or NULL. */
-static uint8_t *sem_table(const ptxemu_module *m)
+uint8_t *chk_sem_table(const ptxemu_module *m)
 {
     const bc_module *bc = m->bc;
     if (!m->text || !bc->ncode) return NULL;
@@ -1225,103 +1230,73 @@ static uint8_t *sem_table(const ptxemu_module *m)
     return sem;
 }
 
-int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags)
+/* FNV-1a over the compared regions (or every live allocation). */
+static uint64_t mem_hash(const mem_space *mem, const chk_opts *o)
 {
-    memset(r, 0, sizeof *r);
-    r->case_path = c->case_path;
-    r->base_seed = o->seed;
-    char *text = NULL;
-    size_t len = 0;
-    r->mod = ptxemu_load(c->ptx_path, diags, &text, &len);
-    free(text);
-    if (!r->mod) return PTXEMU_EXIT_PTX;
-    uint8_t *sem = sem_table(r->mod);
-    int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
-    int maxf = o->max_findings > 0 ? o->max_findings : CHK_DEFAULT_MAX_FINDINGS;
+    uint64_t h = 1469598103934665603ull;
+    int n = o->regions ? o->nregions : mem->n;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p;
+        uint64_t size;
+        if (o->regions) {
+            size = o->regions[i].size;
+            p = mem_xlate(mem, o->regions[i].addr, size);
+        } else {
+            if (!mem->allocs[i].live) continue;
+            size = mem->allocs[i].size;
+            p = mem->allocs[i].host;
+        }
+        for (uint64_t j = 0; p && j < size; j++) h = (h ^ p[j]) * 1099511628211ull;
+    }
+    return h;
+}
+
+void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so)
+{
+    memset(so, 0, sizeof *so);
+    const chk_opts *o = X->o;
+    ck C;
+    memset(&C, 0, sizeof C);
+    C.res = &so->found;
+    C.max_findings = X->max_findings;
+    C.seed = so->seed = chk_schedule_seed(o->seed, k);
+    C.schedule = k;
+    C.sem = X->sem;
     vm_hooks H;
     memset(&H, 0, sizeof H);
+    H.ctx = &C;
     H.access = h_access;
     H.fence = h_fence;
     H.cta_begin = h_cta_begin;
     H.sync = h_sync;
     H.misuse = h_misuse;
     H.step = step;
-    uint64_t hash0 = 0, seed0 = 0;
-    int have_hash = 0, no_compare = 0, code0 = PTXEMU_EXIT_OK, explained0 = 1;
-    for (int k = 0; k < nsched; k++) {
-        ck C;
-        memset(&C, 0, sizeof C);
-        C.res = r;
-        C.max_findings = maxf;
-        C.seed = chk_schedule_seed(o->seed, k);
-        C.schedule = k;
-        C.sem = sem;
-        H.ctx = &C;
-        rt_run_opts ro;
-        memset(&ro, 0, sizeof ro);
-        int slice;
-        uint64_t order;
-        chk_sched_init(&C.S, C.seed, &slice, &order);
-        H.pick = C.S.adversarial ? h_pick : NULL;
-        ro.hooks = &H;
-        ro.seed = C.seed;
-        ro.slice = slice;
-        ro.cta_order_seed = order;
-        ro.timeout = o->timeout > 0 ? o->timeout : 30;
-        ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
-        ro.libs = o->libs;
-        ro.nlibs = o->nlibs;
-        ro.resident = o->resident;
-        ro.module = r->mod;      /* parsed and compiled once for all schedules */
-        rt_run_result rr;
-        int code = rt_run_case(c, &ro, 0, &rr, diags);
-        r->schedules++;
-        if (code == PTXEMU_EXIT_PTX || code == PTXEMU_EXIT_USAGE) {
-            snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
-            rt_run_result_free(&rr);
-            ck_free(&C);
-            free(sem);
-            return code;
-        }
-        int explained = classify_end(&C, &rr);
-        if (rr.status == VM_LIMIT) r->limited++;
-        if (k == 0) {
-            r->status = rr.status;
-            code0 = code;
-            explained0 = explained || rr.status == VM_OK;
-            if (rr.status != VM_OK) snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
-        }
-        /* __activemask() legitimately depends on the schedule (the lanes
-         * issued together), so results of kernels using it may differ */
-        if (C.ran_activemask) no_compare = 1;
-        if (rr.status == VM_OK && !no_compare) {
-            if (!have_hash) { have_hash = 1; hash0 = rr.buffers_hash; seed0 = C.seed; }
-            else if (rr.buffers_hash != hash0) {
-                char key[96];
-                snprintf(key, sizeof key, "schedule");
-                chk_finding *f = add_finding(r, maxf, CHK_SCHEDULE, key, C.seed, k);
-                if (f) {
-                    launch_site(c, r->mod, &f->at);
-                    snprintf(f->msg, sizeof f->msg,
-                             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
-                             "seed %llu gives %016llx",
-                             (unsigned long long)seed0, (unsigned long long)hash0, (unsigned long long)C.seed,
-                             (unsigned long long)rr.buffers_hash);
-                }
-            }
-        }
-        rt_run_result_free(&rr);
-        ck_free(&C);
+    vm_config cfg = X->cfg;
+    int slice;
+    uint64_t order;
+    chk_sched_init(&C.S, C.seed, &slice, &order);
+    H.pick = C.S.adversarial ? h_pick : NULL;
+    cfg.hooks = &H;
+    cfg.seed = C.seed;
+    cfg.slice = slice;
+    cfg.cta_order_seed = order;
+    cfg.timeout = o->timeout > 0 ? o->timeout : 30;
+    cfg.insn_limit = C.S.adversarial ? 200000000ull : 0;
+    cfg.output = out;
+    cfg.output_ctx = out_ctx;
+    so->status = vm_run(X->m->bc, mem, X->var_addr, X->kernel, &cfg, &so->fault, NULL);
+    if (!so->fault.bad_launch) {
+        so->explained = classify_end(&C, so->status, &so->fault);
+        so->hash = mem_hash(mem, o);
     }
-    free(sem);
-    if (r->nfindings) return PTXEMU_EXIT_MISMATCH;
-    return explained0 ? PTXEMU_EXIT_OK : code0;
+    so->ran_activemask = C.ran_activemask;
+    ck_free(&C);
 }
 
-void chk_result_free(chk_result *r)
+void chk_sched_out_free(chk_sched_out *so)
 {
-    for (int i = 0; i < r->nfindings; i++) free(r->findings[i].detail);
-    free(r->findings);
-    if (r->mod) ptxemu_module_free(r->mod);
-    memset(r, 0, sizeof *r);
+    for (int i = 0; i < so->found.nfindings; i++) free(so->found.findings[i].detail);
+    free(so->found.findings);
+    free(so->fault.report);
+    memset(so, 0, sizeof *so);
 }

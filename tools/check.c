@@ -2,7 +2,7 @@
  *
  *   ptxemu check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S]
  *                [--format text|json|sarif] [--output PATH] [--max-findings N]
- *                [--timeout S] [--load LIB.so]... [--resident N]
+ *                [--timeout S] [--load LIB.so]... [--resident N] [--jobs N]
  *
  * Exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; when there is
  * no finding but the launch itself ended abnormally for a reason the checker
@@ -19,7 +19,7 @@ static int usage_err(const char *msg, const char *arg)
     fprintf(stderr, "ptxemu check: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
     fprintf(stderr, "usage: ptxemu check CASE.txt | FILE.ptx --kernel K --grid .. --block .. ARG...\n"
                     "         [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH]\n"
-                    "         [--max-findings N] [--timeout S] [--load LIB.so]... [--resident N]\n");
+                    "         [--max-findings N] [--timeout S] [--load LIB.so]... [--resident N] [--jobs N]\n");
     return PTXEMU_EXIT_USAGE;
 }
 
@@ -49,7 +49,10 @@ int tool_cmd_check(int argc, char **argv)
             o.max_findings = (int)strtol(v, &end, 0);
             if (*end || o.max_findings < 1) rc = usage_err("--max-findings wants a positive number, not", v);
         } else if (!strcmp(a, "--timeout")) o.timeout = atof(v);
-        else if (!strcmp(a, "--resident")) {
+        else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+            o.jobs = (int)strtol(v, &end, 0);
+            if (*end || o.jobs < 1) rc = usage_err("--jobs wants a positive number, not", v);
+        } else if (!strcmp(a, "--resident")) {
             o.resident = (int)strtol(v, &end, 0);
             if (*end || o.resident < 1) rc = usage_err("--resident wants a positive number, not", v);
         }

@@ -1,0 +1,53 @@
+/* check_int.h — inside the checker: one schedule of a launch (check.c) and
+ * the loop that runs and merges schedules (check_run.c).
+ *
+ * Ownership: a chk_launch is read-only while schedules run (threads share
+ * it); each chk_sched_out belongs to the one schedule that fills it.
+ */
+#ifndef PTXEMU_CHECK_INT_H
+#define PTXEMU_CHECK_INT_H
+
+#include "check.h"
+
+/* What every schedule of one checked launch shares (read-only). */
+typedef struct chk_launch {
+    const ptxemu_module *m;
+    int kernel;
+    vm_config cfg;               /* the caller's launch; hooks, slice, order, limits reset per schedule */
+    const uint64_t *var_addr;
+    const chk_opts *o;
+    const uint8_t *sem;          /* per pc: release/acquire semantics (chk_sem_table) */
+    int max_findings;
+} chk_launch;
+
+/* What one schedule found and how it ended. */
+typedef struct chk_sched_out {
+    chk_result found;            /* findings only (no cap; merged in schedule order) */
+    vm_status status;
+    vm_fault fault;              /* owns fault.report */
+    uint64_t hash;               /* FNV-1a of the compared regions after the launch */
+    int ran_activemask;
+    int explained;               /* a finding explains an abnormal end */
+    uint64_t seed;
+} chk_sched_out;
+
+/* Runs schedule k of X on mem (which it changes); device printf goes to
+ * out (NULL: dropped). */
+void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so);
+void chk_sched_out_free(chk_sched_out *so);
+
+/* Records a finding (deduplicated by kind and key) in r, which keeps at
+ * most max distinct ones; returns the new entry to fill, or NULL when it
+ * was counted into an existing one (count += n) or dropped (cap). */
+chk_finding *chk_add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule,
+                             uint64_t n);
+
+/* Per pc: SEM_* bits of .release/.acquire accesses read from the PTX text,
+ * or NULL (malloc'd). */
+uint8_t *chk_sem_table(const ptxemu_module *m);
+
+/* The first instruction of the kernel with a source line (for findings
+ * about the whole launch). */
+void chk_launch_site(const ptxemu_module *m, int kernel, chk_site *s);
+
+#endif

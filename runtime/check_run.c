@@ -1,0 +1,275 @@
+/* check_run.c — the checker's outer loop: one launch under every schedule.
+ *
+ * Schedules are independent: each runs on its own copy of the device
+ * memory (a snapshot taken before the launch), on as many host threads as
+ * chk_opts.jobs allows, and records its findings in its own list.  The
+ * lists are merged in schedule order afterwards, so the report (order,
+ * counts, first seeds) is the same whatever the number of threads.
+ * Schedule 0 (hardware-like) runs on the caller's memory, which therefore
+ * ends as after a plain launch.  The engine of one schedule is check.c.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check_int.h"
+#include "ptxemu.h"
+
+/* ---- device memory snapshots ------------------------------------------------------- */
+
+/* A copy of src with the same allocations at the same guest addresses;
+ * 0, or -1 when out of host memory (dst is then empty). */
+static int mem_copy(mem_space *dst, const mem_space *src)
+{
+    *dst = *src;
+    dst->allocs = calloc((size_t)(src->cap ? src->cap : 1), sizeof *dst->allocs);
+    if (!dst->allocs) { mem_init(dst); return -1; }
+    for (int i = 0; i < src->n; i++) {
+        dst->allocs[i] = src->allocs[i];
+        if (!src->allocs[i].host) continue;
+        uint64_t n = src->allocs[i].size ? src->allocs[i].size : 1;
+        dst->allocs[i].host = malloc(n);
+        if (!dst->allocs[i].host) { dst->n = i; mem_destroy(dst); mem_init(dst); return -1; }
+        memcpy(dst->allocs[i].host, src->allocs[i].host, n);
+    }
+    return 0;
+}
+
+/* ---- running the schedules ---------------------------------------------------------- */
+
+typedef struct pool {
+    const chk_launch *X;
+    int nsched;
+    mem_space *mem;              /* the caller's: schedule 0 runs on it */
+    const mem_space *snap;       /* before the launch: the other schedules copy it */
+    chk_sched_out *outs;
+    pthread_mutex_t lock;
+    int next, done, findings;
+} pool;
+
+static void run_one(pool *P, int k)
+{
+    const chk_launch *X = P->X;
+    chk_sched_out *so = &P->outs[k];
+    if (k == 0) chk_schedule_run(X, 0, P->mem, X->cfg.output, X->cfg.output_ctx, so);
+    else {
+        mem_space copy;
+        if (mem_copy(&copy, P->snap)) {
+            memset(so, 0, sizeof *so);
+            so->seed = chk_schedule_seed(X->o->seed, k);
+            so->status = VM_ERROR;
+            snprintf(so->fault.msg, sizeof so->fault.msg, "out of host memory for a copy of the device memory");
+            return;
+        }
+        chk_schedule_run(X, k, &copy, NULL, NULL, so);
+        mem_destroy(&copy);
+    }
+}
+
+static void *worker(void *arg)
+{
+    pool *P = arg;
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        int k = P->next < P->nsched ? P->next++ : -1;
+        pthread_mutex_unlock(&P->lock);
+        if (k < 0) return NULL;
+        run_one(P, k);
+        pthread_mutex_lock(&P->lock);
+        P->done++;
+        P->findings += P->outs[k].found.nfindings;
+        if (P->X->o->progress) P->X->o->progress(P->X->o->progress_ctx, P->done, P->nsched, P->findings);
+        pthread_mutex_unlock(&P->lock);
+    }
+}
+
+static int default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Runs every schedule on `jobs` threads (this one included); threads that
+ * cannot start leave their share to the others. */
+static void run_all(pool *P, int jobs)
+{
+    pthread_t th[64];
+    int nth = 0;
+    if (jobs > 64) jobs = 64;
+    for (int i = 1; i < jobs; i++) {
+        if (pthread_create(&th[nth], NULL, worker, P)) break;
+        nth++;
+    }
+    worker(P);
+    for (int i = 0; i < nth; i++) pthread_join(th[i], NULL);
+}
+
+/* ---- merging ------------------------------------------------------------------------- */
+
+static void merge(chk_result *r, int max, const chk_result *from)
+{
+    r->dropped += from->dropped;
+    for (int i = 0; i < from->nfindings; i++) {
+        const chk_finding *x = &from->findings[i];
+        chk_finding *f = chk_add_finding(r, max, x->kind, x->key, x->seed, x->schedule, x->count);
+        if (!f) continue;
+        *f = *x;
+        f->detail = x->detail ? strdup(x->detail) : NULL;
+    }
+}
+
+/* The message `run` prints for an abnormal end. */
+static void end_message(const ptxemu_module *m, vm_status st, const vm_fault *ft, char *buf, size_t len)
+{
+    if (st == VM_ERROR && !ft->report && ft->pc == 0 && ft->warp == 0 && ft->lane == 0) {
+        snprintf(buf, len, "%s", ft->msg);
+        return;
+    }
+    char where[768];
+    rt_describe_fault(m, ft, where, sizeof where);
+    snprintf(buf, len, "%s: %s\n  at %s", vm_status_name(st), ft->msg, where);
+}
+
+/* The `schedule` finding: the compared memory differs from that of the
+ * first schedule that ended cleanly.  From the first schedule that ran
+ * __activemask() on, schedules are not compared (its result legitimately
+ * depends on the schedule). */
+typedef struct cmp_state { uint64_t hash0, seed0; int have, off; } cmp_state;
+
+static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, const chk_sched_out *so, int k)
+{
+    if (so->ran_activemask) cs->off = 1;
+    if (so->status != VM_OK || cs->off) return;
+    if (!cs->have) { cs->have = 1; cs->hash0 = so->hash; cs->seed0 = so->seed; return; }
+    if (so->hash == cs->hash0) return;
+    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
+    if (!f) return;
+    chk_launch_site(X->m, X->kernel, &f->at);
+    snprintf(f->msg, sizeof f->msg,
+             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
+             "seed %llu gives %016llx",
+             (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
+             (unsigned long long)so->hash);
+}
+
+int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem_space *mem,
+                   const uint64_t *var_addr, const chk_opts *o, chk_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->mod = m;
+    r->base_seed = o->seed;
+    if (kernel < 0 || kernel >= m->bc->nfuncs || !m->bc->funcs[kernel].is_entry) {
+        snprintf(r->end_msg, sizeof r->end_msg, "function %d of %s is not a kernel", kernel, m->path);
+        return PTXEMU_EXIT_USAGE;
+    }
+    chk_launch X;
+    memset(&X, 0, sizeof X);
+    X.m = m;
+    X.kernel = kernel;
+    X.cfg = *cfg;
+    X.var_addr = var_addr;
+    X.o = o;
+    X.sem = chk_sem_table(m);
+    X.max_findings = o->max_findings > 0 ? o->max_findings : CHK_DEFAULT_MAX_FINDINGS;
+    int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
+    int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+    if (cfg->ffi) jobs = 1;               /* host functions need not be thread-safe */
+    if (jobs > nsched) jobs = nsched;
+    pool P;
+    memset(&P, 0, sizeof P);
+    P.X = &X;
+    P.nsched = nsched;
+    P.mem = mem;
+    P.outs = calloc((size_t)nsched, sizeof *P.outs);
+    mem_space snap;
+    int have_snap = nsched > 1 && !mem_copy(&snap, mem);
+    if (!P.outs || (nsched > 1 && !have_snap)) {
+        free(P.outs);
+        free((void *)X.sem);
+        snprintf(r->end_msg, sizeof r->end_msg, "out of host memory for the checker's copy of the device memory");
+        return PTXEMU_EXIT_USAGE;
+    }
+    P.snap = &snap;
+    pthread_mutex_init(&P.lock, NULL);
+    run_all(&P, jobs);
+    pthread_mutex_destroy(&P.lock);
+    if (have_snap) mem_destroy(&snap);
+
+    int code = PTXEMU_EXIT_OK;
+    const chk_sched_out *s0 = &P.outs[0];
+    if (s0->fault.bad_launch) {
+        snprintf(r->end_msg, sizeof r->end_msg, "%s", s0->fault.msg);
+        code = PTXEMU_EXIT_USAGE;
+    } else {
+        cmp_state cs;
+        memset(&cs, 0, sizeof cs);
+        for (int k = 0; k < nsched; k++) {       /* in schedule order, as if they ran one after another */
+            merge(r, X.max_findings, &P.outs[k].found);
+            compare_result(r, &X, &cs, &P.outs[k], k);
+            if (P.outs[k].status == VM_LIMIT) r->limited++;
+        }
+        r->schedules = nsched;
+        r->status = s0->status;
+        if (s0->status != VM_OK) {
+            end_message(m, s0->status, &s0->fault, r->end_msg, sizeof r->end_msg);
+            r->end_at.valid = 1;
+            r->end_at.pc = s0->fault.pc;
+            r->end_at.has_thread = 1;
+            memcpy(r->end_at.cta, s0->fault.cta, sizeof r->end_at.cta);
+            memcpy(r->end_at.tid, s0->fault.tid, sizeof r->end_at.tid);
+        }
+        if (r->nfindings) code = PTXEMU_EXIT_MISMATCH;
+        else if (!(s0->explained || s0->status == VM_OK)) code = ptxemu_exit_code(s0->status);
+    }
+    for (int k = 0; k < nsched; k++) chk_sched_out_free(&P.outs[k]);
+    free(P.outs);
+    free((void *)X.sem);
+    return code;
+}
+
+/* ---- the case-file form -------------------------------------------------------------- */
+
+int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags)
+{
+    memset(r, 0, sizeof *r);
+    r->case_path = c->case_path;
+    r->base_seed = o->seed;
+    rt_run_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.libs = o->libs;
+    ro.nlibs = o->nlibs;
+    ro.resident = o->resident;
+    rt_prepared p;
+    char msg[1024] = "";
+    int code = rt_prepare_launch(c, &ro, &p, msg, sizeof msg, diags);
+    if (code) {
+        snprintf(r->end_msg, sizeof r->end_msg, "%s", msg);
+        rt_prepared_free(&p);
+        return code;
+    }
+    chk_region *reg = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof *reg);
+    if (!reg) {
+        rt_prepared_free(&p);
+        snprintf(r->end_msg, sizeof r->end_msg, "out of host memory");
+        return PTXEMU_EXIT_USAGE;
+    }
+    for (int i = 0; i < c->nbuffers; i++) reg[i] = (chk_region){ p.bufaddr[i], c->buffers[i].size };
+    chk_opts co = *o;
+    co.regions = reg;
+    co.nregions = c->nbuffers;
+    code = chk_run_launch(p.m, p.kernel, &p.cfg, &p.dev.mem, p.dev.var_addr, &co, r);
+    r->own_mod = p.m;               /* the result keeps the module to describe pcs */
+    p.m = NULL;
+    r->case_path = c->case_path;
+    free(reg);
+    rt_prepared_free(&p);
+    return code;
+}
+
+void chk_result_free(chk_result *r)
+{
+    for (int i = 0; i < r->nfindings; i++) free(r->findings[i].detail);
+    free(r->findings);
+    if (r->own_mod) ptxemu_module_free(r->own_mod);
+    memset(r, 0, sizeof *r);
+}
