@@ -28,6 +28,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "check_int.h"
 #include "ptxemu.h"
 
@@ -143,16 +144,21 @@ static void vc_max(vc *x, const vc *a)
 
 /* ---- shadow memory ---------------------------------------------------------------- */
 
-typedef struct rec {
-    uint64_t seq;                /* event number (cross-CTA ordering) */
-    uint64_t cta;                /* linear CTA index */
+typedef struct rec {             /* 16 bytes */
+    uint32_t cta;                /* linear CTA index (low 32 bits) */
     uint32_t clk, pc;
     uint16_t tid;                /* linear thread index in the CTA */
     uint8_t flags;               /* VM_ACC_* | REC_* */
-    uint8_t bytes;               /* bytes of the word touched */
+    uint8_t bytes;               /* low 4 bits: bytes of the word touched; reads: high 4 bits: age */
 } rec;
 
-typedef struct shadow { rec w; rec r[CHK_NREADS]; } shadow;
+#define RBYTES(r) ((r)->bytes & 15)
+/* Concurrent reads of a word; when all are valid, a new read replaces the
+ * oldest (the lowest age). */
+typedef struct rset { rec r[CHK_NREADS]; } rset;
+/* Shared memory: a word's last write and reads, per CTA (records of an
+ * earlier CTA are stale: invalid). */
+typedef struct shadow { rec w; rset rd; } shadow;
 
 /* Open-addressing table from a word key to a slot in a pool. */
 typedef struct wtab { uint64_t *keys; uint32_t *idx; size_t cap, n; } wtab;
@@ -202,6 +208,79 @@ static void wtab_clear(wtab *t)
 
 static void wtab_free(wtab *t) { free(t->keys); free(t->idx); memset(t, 0, sizeof *t); }
 
+/* Pages of records over guest global memory (see gp_get). */
+typedef struct gptab {
+    wtab map;                    /* page number -> index + 1 in pages */
+    void **pages;
+    uint32_t n, cap;
+    void **free;                 /* recycled pages */
+    uint32_t nfree, capfree;
+    size_t elem;                 /* bytes per word */
+    uint64_t last_key;
+    void *last;
+} gptab;
+
+/* ---- global shadow pages ------------------------------------------------------------ */
+
+/* Pages of per-word records in guest global memory, mapped on demand
+ * (untouched parts cost no memory): the last write of each word (kept for
+ * the whole launch: other blocks' writes conflict), and the reads (with
+ * one CTA in flight, only its own reads matter: the read pages are taken
+ * back at each CTA's start and reused without clearing, their records
+ * being stale). */
+#define GP_BITS 14               /* words per page: 1 << GP_BITS */
+
+static void *gp_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) abort();
+    return p;
+}
+
+/* The page of `word` in T (created, or taken from the free list). */
+static void *gp_get(gptab *T, uint64_t word)
+{
+    uint64_t key = word >> GP_BITS;
+    if (T->last && T->last_key == key) return T->last;
+    int ins;
+    uint32_t i = wtab_get(&T->map, key, T->n + 1, &ins);
+    if (ins) {
+        if (T->n == T->cap) {
+            T->cap = T->cap ? T->cap * 2 : 64;
+            T->pages = realloc(T->pages, (size_t)T->cap * sizeof *T->pages);
+            if (!T->pages) abort();
+        }
+        T->pages[T->n++] = T->nfree ? T->free[--T->nfree] : gp_map(T->elem << GP_BITS);
+    }
+    T->last_key = key;
+    return T->last = T->pages[i - 1];
+}
+
+/* The pages go to the free list (their records stay, stale). */
+static void gp_recycle(gptab *T)
+{
+    if (!T->n) return;
+    if (T->nfree + T->n > T->capfree) {
+        T->capfree = T->nfree + T->n;
+        T->free = realloc(T->free, (size_t)T->capfree * sizeof *T->free);
+        if (!T->free) abort();
+    }
+    memcpy(T->free + T->nfree, T->pages, (size_t)T->n * sizeof *T->pages);
+    T->nfree += T->n;
+    T->n = 0;
+    T->last = NULL;
+    wtab_clear(&T->map);
+}
+
+static void gp_free(gptab *T)
+{
+    for (uint32_t i = 0; i < T->n; i++) munmap(T->pages[i], T->elem << GP_BITS);
+    for (uint32_t i = 0; i < T->nfree; i++) munmap(T->free[i], T->elem << GP_BITS);
+    free(T->pages);
+    free(T->free);
+    wtab_free(&T->map);
+}
+
 /* A flag word that carried a release. */
 typedef struct syncloc { vc *rel; uint64_t rel_cta; } syncloc;
 
@@ -229,6 +308,9 @@ typedef struct ck {
     uint64_t seed;
     int schedule;
     sched S;
+    vm_hooks H;                  /* the hooks of instrumented blocks */
+    const uint64_t *sample;      /* sorted linear indices of the instrumented blocks; NULL: all */
+    uint64_t nsample;
     /* launch geometry */
     uint32_t n;                  /* threads per CTA */
     uint32_t block[3], grid[3];
@@ -246,7 +328,8 @@ typedef struct ck {
     syncloc *sh_locs; uint32_t nsh_locs, capsh_locs;
     /* global memory */
     wtab gl;
-    shadow *gl_pool; uint32_t ngl, capgl;
+    gptab gw, gr;                /* last writes (whole launch), reads (CTA in flight when one) */
+    int gr_tag;                  /* read records are per CTA (one CTA in flight: pages recycled) */
     wtab gl_sync;
     syncloc *gl_locs; uint32_t ngl_locs, capgl_locs;
     uint32_t local_size;
@@ -386,9 +469,12 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
         C->bar_seen = calloc((size_t)VM_NBAR * (C->n / 8 + 1), 1);
         if (!C->t || !C->pend || !C->sh || !C->sh_written || !C->bar_seen) abort();
     } else {
-        cta_reset_state(C);
-        memset(C->sh, 0, (C->shared_size / 4 + 2) * sizeof *C->sh);
+        cta_reset_state(C);               /* shared shadow records of the last CTA are stale */
         memset(C->sh_written, 0, C->shared_size / 8 + 2);
+    }
+    if (L->nres == 1) {                       /* only this CTA's global reads matter from now on */
+        C->gr_tag = 1;
+        gp_recycle(&C->gr);
     }
     C->cta = cta->linear;
     memcpy(C->ctaid, cta->ctaid, sizeof C->ctaid);
@@ -449,14 +535,16 @@ static void assign(ck *C, uint32_t t, vc *J)
 
 /* ---- race detection --------------------------------------------------------------- */
 
+static inline int cur_cta(const ck *C, const rec *r) { return r->cta == (uint32_t)C->cta; }
+
 static int hb(const ck *C, const rec *r, uint32_t t)
 {
-    if (r->cta == C->cta) return r->clk <= vget(C, t, r->tid);
+    if (cur_cta(C, r)) return r->clk <= vget(C, t, r->tid);
     const vc *snap = fm_get(C->t[t].base, r->cta);
     return snap && r->clk <= snap->v[r->tid];
 }
 
-static int same_thread(const ck *C, const rec *r, uint32_t t) { return r->cta == C->cta && r->tid == t; }
+static inline int same_thread(const ck *C, const rec *r, uint32_t t) { return cur_cta(C, r) && r->tid == t; }
 
 /* Conflicting marked accesses that are synchronisation, not races. */
 static int benign(const rec *r, int flags, int fenced)
@@ -488,7 +576,7 @@ static void report_race(ck *C, vm_launch *L, int space, uint64_t addr, uint32_t 
     site_set(C, L, &f->at, pc, t, C->cta, acc_name(flags));
     site_set(C, L, &f->other, r->pc, r->tid, r->cta, acc_name(r->flags));
     const char *sp = space == BC_SP_SHARED ? "shared" : "global";
-    if (r->cta != C->cta)
+    if (!cur_cta(C, r))
         snprintf(f->msg, sizeof f->msg,
                  "%s of %s memory at 0x%llx races with a %s by block (%u,%u,%u) thread (%u,%u,%u): "
                  "blocks are not ordered without a fence and an atomic or volatile flag",
@@ -523,8 +611,32 @@ static int silent_store(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_
     return 1;
 }
 
-static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, shadow *s, int space, uint64_t addr,
-                       int size, uint64_t word, uint32_t t, uint32_t pc, int flags, uint8_t bytes)
+/* Whether a record counts: valid, and for per-CTA records (shared memory,
+ * recycled global read pages) made by the CTA in flight. */
+static inline int live(const ck *C, const rec *r, int tagged)
+{
+    return (r->flags & REC_VALID) && (!tagged || cur_cta(C, r));
+}
+
+/* Makes read slot k the newest (age above the other valid ones). */
+static void read_age(const ck *C, rset *rs, int k, int tagged)
+{
+    int order[CHK_NREADS], n = 0;
+    for (int i = 0; i < CHK_NREADS; i++) {
+        if (i == k || !live(C, &rs->r[i], tagged)) continue;
+        int j = n++;
+        while (j > 0 && (rs->r[order[j - 1]].bytes >> 4) > (rs->r[i].bytes >> 4)) { order[j] = order[j - 1]; j--; }
+        order[j] = i;
+    }
+    for (int i = 0; i < n; i++) rs->r[order[i]].bytes = (uint8_t)(RBYTES(&rs->r[order[i]]) | i << 4);
+    rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | n << 4);
+}
+
+/* One access to one word: w its last write, rs its reads; wtag/rtag: the
+ * records are per CTA. */
+static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, rec *wr, rset *rs, int wtag, int rtag,
+                       int space, uint64_t addr, int size, uint64_t word, uint32_t t, uint32_t pc, int flags,
+                       uint8_t bytes)
 {
     int fenced = C->t[t].fenced;
     int write = (flags & VM_ACC_WRITE) != 0;
@@ -532,50 +644,36 @@ static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, s
     /* blocks: only writes of different values race directly; a read of
      * another block's write shows as a schedule finding when the order of
      * the blocks changes the result */
-    if ((s->w.flags & REC_VALID) && (s->w.bytes & bytes) && !same_thread(C, &s->w, t) && !benign(&s->w, flags, fenced) &&
-        !hb(C, &s->w, t) && (write || s->w.cta == C->cta) &&
+    if (wr && live(C, wr, wtag) && (wr->bytes & bytes) && !same_thread(C, wr, t) && !benign(wr, flags, fenced) &&
+        !hb(C, wr, t) && (write || cur_cta(C, wr)) &&
         !(write && !(flags & VM_ACC_ATOMIC) && silent_store(L, cta, w, lane, pc, space, word, bytes, addr, size)))
-        bad = &s->w;
+        bad = wr;
     if (write && !bad)
         for (int i = 0; i < CHK_NREADS; i++) {
-            rec *r = &s->r[i];
-            if ((r->flags & REC_VALID) && (r->bytes & bytes) && r->cta == C->cta && !same_thread(C, r, t) &&
+            rec *r = &rs->r[i];
+            if (live(C, r, rtag) && (r->bytes & bytes) && cur_cta(C, r) && !same_thread(C, r, t) &&
                 !benign(r, flags, fenced) && !hb(C, r, t)) { bad = r; break; }
         }
     if (bad) report_race(C, L, space, addr, t, pc, flags, bad);
-    rec nr = { C->seq, C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)), bytes };
+    rec nr = { (uint32_t)C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)),
+               bytes };
     if (write) {
-        s->w = nr;
-        for (int i = 0; i < CHK_NREADS; i++) if (s->r[i].bytes & bytes) s->r[i].flags = 0;
+        *wr = nr;
+        for (int i = 0; i < CHK_NREADS; i++) if (rs->r[i].bytes & bytes) rs->r[i].flags = 0;
         return;
     }
     int slot = -1;
     for (int i = 0; i < CHK_NREADS; i++) {
-        rec *r = &s->r[i];
-        if ((r->flags & REC_VALID) && (same_thread(C, r, t) || (r->bytes == bytes && hb(C, r, t)))) r->flags = 0;
-        if (!(r->flags & REC_VALID) && slot < 0) slot = i;
+        rec *r = &rs->r[i];
+        if (live(C, r, rtag) && (same_thread(C, r, t) || (RBYTES(r) == bytes && hb(C, r, t)))) r->flags = 0;
+        if (!live(C, r, rtag) && slot < 0) slot = i;
     }
     if (slot < 0) {
         slot = 0;
-        for (int i = 1; i < CHK_NREADS; i++) if (s->r[i].seq < s->r[slot].seq) slot = i;
+        for (int i = 1; i < CHK_NREADS; i++) if ((rs->r[i].bytes >> 4) < (rs->r[slot].bytes >> 4)) slot = i;
     }
-    s->r[slot] = nr;
-}
-
-static shadow *global_shadow(ck *C, uint64_t word)
-{
-    int ins;
-    uint32_t i = wtab_get(&C->gl, word, C->ngl + 1, &ins);
-    if (ins) {
-        if (C->ngl == C->capgl) {
-            C->capgl = C->capgl ? C->capgl * 2 : 1024;
-            C->gl_pool = realloc(C->gl_pool, (size_t)C->capgl * sizeof *C->gl_pool);
-            if (!C->gl_pool) abort();
-        }
-        memset(&C->gl_pool[C->ngl], 0, sizeof *C->gl_pool);
-        C->ngl++;
-    }
-    return &C->gl_pool[i - 1];
+    rs->r[slot] = nr;
+    read_age(C, rs, slot, rtag);
 }
 
 /* ---- flags: release and acquire ------------------------------------------------------ */
@@ -706,8 +804,15 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
         uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
         uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
-        shadow *s = space == BC_SP_SHARED ? &C->sh[wd] : global_shadow(C, wd);
-        check_word(C, L, cta, w, lane, s, space, addr, size, wd, t, pc, flags, bytes);
+        if (space == BC_SP_SHARED) {
+            shadow *sw = &C->sh[wd];
+            check_word(C, L, cta, w, lane, &sw->w, &sw->rd, 1, 1, space, addr, size, wd, t, pc, flags, bytes);
+        } else {
+            uint64_t in = wd & ((1u << GP_BITS) - 1);
+            rset *rs = (rset *)gp_get(&C->gr, wd) + in;
+            rec *wr = (rec *)gp_get(&C->gw, wd) + in;
+            check_word(C, L, cta, w, lane, wr, rs, 0, C->gr_tag, space, addr, size, wd, t, pc, flags, bytes);
+        }
         if (flags & MARKED) {
             if (flags & VM_ACC_READ) acquire(C, space, wd, t);
             if ((flags & VM_ACC_WRITE) && C->t[t].fenced) release(C, space, wd, t);
@@ -1183,8 +1288,8 @@ static void ck_free(ck *C)
     }
     if (!C->slots) ck_free_cta(C);
     free(C->slots);
-    wtab_free(&C->gl);
-    free(C->gl_pool);
+    gp_free(&C->gw);
+    gp_free(&C->gr);
     for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
     free(C->gl_locs);
     wtab_free(&C->gl_sync);
@@ -1230,6 +1335,69 @@ uint8_t *chk_sem_table(const ptxemu_module *m)
     return sem;
 }
 
+/* ---- sampling ------------------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The blocks schedule k instruments (sorted, malloc'd; *n of them), or
+ * NULL for every block.  Schedule 0 instruments every block of a launch
+ * below CHK_FULL_THREADS threads, else about CHK_SAMPLE_THREADS threads'
+ * worth of blocks evenly spread (the first and the last included); an
+ * adversarial schedule of a launch of CHK_ADV_FULL_THREADS threads or more
+ * instruments CHK_ADV_BLOCKS blocks: the first, the last and seeded random
+ * ones.  The other blocks run on the plain fast paths (hardware-like). */
+uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, int k, uint64_t seed, uint64_t *n)
+{
+    uint64_t threads = nctas * tpb, want;
+    if (k == 0) {
+        if (threads < CHK_FULL_THREADS) return NULL;
+        want = CHK_SAMPLE_THREADS / (tpb ? tpb : 1);
+    } else {
+        if (threads < CHK_ADV_FULL_THREADS) return NULL;
+        want = CHK_ADV_BLOCKS;
+    }
+    if (want < 2) want = 2;
+    if (want >= nctas) return NULL;
+    uint64_t *v = malloc((size_t)want * sizeof *v);
+    if (!v) return NULL;
+    uint64_t m = 0, rng = seed ^ 0x5851F42D4C957F2Dull;
+    for (uint64_t i = 0; i < want; i++) {
+        uint64_t b;
+        if (k == 0) b = i * (nctas - 1) / (want - 1);
+        else if (i < 2) b = i ? nctas - 1 : 0;
+        else {
+            int dup;
+            do {
+                b = splitmix(&rng) % nctas;
+                dup = 0;
+                for (uint64_t j = 0; j < m; j++) dup |= v[j] == b;
+            } while (dup);
+        }
+        v[m++] = b;
+    }
+    qsort(v, (size_t)m, sizeof *v, cmp_u64);
+    *n = m;
+    return v;
+}
+
+static const vm_hooks *h_select(void *ctx, vm_launch *L, uint64_t linear)
+{
+    ck *C = ctx;
+    (void)L;
+    if (!C->sample) return &C->H;
+    uint64_t lo = 0, hi = C->nsample;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2;
+        if (C->sample[mid] < linear) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < C->nsample && C->sample[lo] == linear ? &C->H : NULL;
+}
+
 /* FNV-1a over the compared regions (or every live allocation). */
 static uint64_t mem_hash(const mem_space *mem, const chk_opts *o)
 {
@@ -1262,21 +1430,28 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     C.seed = so->seed = chk_schedule_seed(o->seed, k);
     C.schedule = k;
     C.sem = X->sem;
-    vm_hooks H;
-    memset(&H, 0, sizeof H);
-    H.ctx = &C;
-    H.access = h_access;
-    H.fence = h_fence;
-    H.cta_begin = h_cta_begin;
-    H.sync = h_sync;
-    H.misuse = h_misuse;
-    H.step = step;
+    C.gw.elem = sizeof(rec);
+    C.gr.elem = sizeof(rset);
+    vm_hooks *H = &C.H;
+    H->ctx = &C;
+    H->access = h_access;
+    H->fence = h_fence;
+    H->cta_begin = h_cta_begin;
+    H->sync = h_sync;
+    H->misuse = h_misuse;
+    H->step = step;
+    H->select = h_select;
     vm_config cfg = X->cfg;
     int slice;
     uint64_t order;
     chk_sched_init(&C.S, C.seed, &slice, &order);
-    H.pick = C.S.adversarial ? h_pick : NULL;
-    cfg.hooks = &H;
+    H->pick = C.S.adversarial ? h_pick : NULL;
+    cfg.hooks = H;
+    uint64_t nctas = (uint64_t)cfg.grid[0] * (cfg.grid[1] ? cfg.grid[1] : 1) * (cfg.grid[2] ? cfg.grid[2] : 1);
+    uint32_t tpb = cfg.block[0] * (cfg.block[1] ? cfg.block[1] : 1) * (cfg.block[2] ? cfg.block[2] : 1);
+    uint64_t *sample = chk_sample_blocks(nctas, tpb, k, C.seed, &C.nsample);
+    C.sample = sample;
+    so->instrumented = sample ? C.nsample : nctas;
     cfg.seed = C.seed;
     cfg.slice = slice;
     cfg.cta_order_seed = order;
@@ -1291,6 +1466,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     }
     so->ran_activemask = C.ran_activemask;
     ck_free(&C);
+    free(sample);
 }
 
 void chk_sched_out_free(chk_sched_out *so)

@@ -86,6 +86,9 @@ typedef struct chk_result {
     uint64_t dropped;            /* distinct findings beyond max_findings */
     int schedules;               /* schedules run */
     int limited;                 /* schedules cut by the time or instruction limit */
+    uint64_t blocks;             /* blocks in the launch */
+    uint64_t sampled0;           /* blocks schedule 0 instrumented (the others ran unchecked) */
+    uint64_t sampled_adv;        /* blocks each adversarial schedule instrumented (at most) */
     vm_status status;            /* how schedule 0 ended */
     char end_msg[1024];          /* schedule 0's failure message, if it did not end ok */
     chk_site end_at;             /* where schedule 0 stopped, when it did not end ok (valid set) */

@@ -29,7 +29,16 @@ typedef struct chk_sched_out {
     int ran_activemask;
     int explained;               /* a finding explains an abnormal end */
     uint64_t seed;
+    uint64_t instrumented;       /* blocks run with the checker's hooks (the others: plain, hardware-like) */
 } chk_sched_out;
+
+/* Sampling (docs/CHECKING.md, "Large launches"). */
+#define CHK_FULL_THREADS 100000u     /* schedule 0 instruments every block below this many threads */
+#define CHK_SAMPLE_THREADS 65536u    /* ... else about this many threads' worth of blocks */
+#define CHK_ADV_FULL_THREADS 8192u   /* adversarial schedules instrument every block below this */
+#define CHK_ADV_BLOCKS 8u            /* ... else this many blocks each */
+
+uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, int k, uint64_t seed, uint64_t *n);
 
 /* Runs schedule k of X on mem (which it changes); device printf goes to
  * out (NULL: dropped). */

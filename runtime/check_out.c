@@ -102,6 +102,10 @@ void chk_write_text(const chk_result *r, FILE *f, const char *replay)
         fputc('\n', f);
     }
     if (r->limited) fprintf(f, "note: %d schedule%s stopped at the time or instruction limit\n", r->limited, r->limited == 1 ? "" : "s");
+    if (r->sampled0 < r->blocks || (r->schedules > 1 && r->sampled_adv < r->blocks))
+        fprintf(f, "note: sampled: schedule 0 checked %llu of %llu blocks, each adversarial schedule %llu; the other "
+                   "blocks ran unchecked (docs/CHECKING.md, \"Large launches\")\n",
+                (unsigned long long)r->sampled0, (unsigned long long)r->blocks, (unsigned long long)r->sampled_adv);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
@@ -161,8 +165,10 @@ void chk_write_json(const chk_result *r, FILE *f)
         fprintf(f, ", \"seed\": %llu, \"schedule\": %d, \"count\": %llu}", (unsigned long long)x->seed, x->schedule,
                 (unsigned long long)x->count);
     }
-    fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"status\": ", r->nfindings ? "\n" : "",
-            r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped);
+    fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"blocks\": %llu, "
+               "\"checked_blocks\": {\"schedule0\": %llu, \"adversarial\": %llu}, \"status\": ",
+            r->nfindings ? "\n" : "", r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
+            (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv);
     jstr(f, vm_status_name(r->status));
     fputs("}\n", f);
 }

@@ -207,7 +207,10 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
             merge(r, X.max_findings, &P.outs[k].found);
             compare_result(r, &X, &cs, &P.outs[k], k);
             if (P.outs[k].status == VM_LIMIT) r->limited++;
+            if (k == 0) r->sampled0 = P.outs[k].instrumented;
+            else if (P.outs[k].instrumented > r->sampled_adv) r->sampled_adv = P.outs[k].instrumented;
         }
+        r->blocks = (uint64_t)cfg->grid[0] * (cfg->grid[1] ? cfg->grid[1] : 1) * (cfg->grid[2] ? cfg->grid[2] : 1);
         r->schedules = nsched;
         r->status = s0->status;
         if (s0->status != VM_OK) {

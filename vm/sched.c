@@ -319,6 +319,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->code = m->code;
     L->mem = mem;
     L->cfg = *cfg;
+    L->hooks0 = cfg->hooks;
     L->kfunc = kernel;
     L->start_time = now();
     if (!L->cfg.local_size) {
@@ -412,8 +413,9 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
 /* Starts the next block of the launch order in slot c. */
 static void cta_start(vm_launch *L, vm_cta *c)
 {
-    const vm_hooks *H = L->cfg.hooks;
     uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
+    if (L->hooks0 && L->hooks0->select && L->nres == 1) L->cfg.hooks = L->hooks0->select(L->hooks0->ctx, L, b);
+    const vm_hooks *H = L->cfg.hooks;
     L->next_cta++;
     cta_reset(L, c, b);
     c->live = 1;
@@ -466,7 +468,6 @@ static vm_status step_multi(vm_launch *L)
 vm_status vm_launch_step(vm_launch *L)
 {
     if (L->nres > 1) return step_multi(L);
-    const vm_hooks *H = L->cfg.hooks;
     vm_cta *c = &L->ctas[0];
     while (!L->finished) {
         if (!c->live) {
@@ -477,6 +478,7 @@ vm_status vm_launch_step(vm_launch *L)
         if (st) return st;
         if (!c->live_warps) {
             c->live = 0;
+            const vm_hooks *H = L->cfg.hooks;     /* hooks.select may have changed them */
             if (H && H->cta_end) H->cta_end(H->ctx, L, c);
             st = check_limits(L);
             if (st) return st;
