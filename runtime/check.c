@@ -489,7 +489,7 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
 
 /* ---- vector clock operations on threads ------------------------------------------- */
 
-static uint32_t vget(const ck *C, uint32_t t, uint32_t u)
+static inline uint32_t vget(const ck *C, uint32_t t, uint32_t u)
 {
     return u == t ? C->t[t].clk : C->t[t].base->v[u];
 }
@@ -537,7 +537,7 @@ static void assign(ck *C, uint32_t t, vc *J)
 
 static inline int cur_cta(const ck *C, const rec *r) { return r->cta == (uint32_t)C->cta; }
 
-static int hb(const ck *C, const rec *r, uint32_t t)
+static inline int hb(const ck *C, const rec *r, uint32_t t)
 {
     if (cur_cta(C, r)) return r->clk <= vget(C, t, r->tid);
     const vc *snap = fm_get(C->t[t].base, r->cta);
@@ -547,7 +547,7 @@ static int hb(const ck *C, const rec *r, uint32_t t)
 static inline int same_thread(const ck *C, const rec *r, uint32_t t) { return cur_cta(C, r) && r->tid == t; }
 
 /* Conflicting marked accesses that are synchronisation, not races. */
-static int benign(const rec *r, int flags, int fenced)
+static inline int benign(const rec *r, int flags, int fenced)
 {
     int pm = r->flags & MARKED, cm = flags & MARKED;
     /* a plain load next to atomic updates (the first read of a CAS loop)
@@ -618,8 +618,9 @@ static inline int live(const ck *C, const rec *r, int tagged)
     return (r->flags & REC_VALID) && (!tagged || cur_cta(C, r));
 }
 
-/* Makes read slot k the newest (age above the other valid ones). */
-static void read_age(const ck *C, rset *rs, int k, int tagged)
+/* Makes read slot k the newest: its age is one above the other valid
+ * ones (ages are renumbered from 0 when they would pass 15). */
+static void read_renumber(const ck *C, rset *rs, int k, int tagged)
 {
     int order[CHK_NREADS], n = 0;
     for (int i = 0; i < CHK_NREADS; i++) {
@@ -632,9 +633,18 @@ static void read_age(const ck *C, rset *rs, int k, int tagged)
     rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | n << 4);
 }
 
+static inline void read_age(const ck *C, rset *rs, int k, int tagged)
+{
+    int mx = -1;
+    for (int i = 0; i < CHK_NREADS; i++)
+        if (i != k && live(C, &rs->r[i], tagged) && (rs->r[i].bytes >> 4) > mx) mx = rs->r[i].bytes >> 4;
+    if (mx >= 15) { read_renumber(C, rs, k, tagged); return; }
+    rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | (mx + 1) << 4);
+}
+
 /* One access to one word: w its last write, rs its reads; wtag/rtag: the
  * records are per CTA. */
-static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, rec *wr, rset *rs, int wtag, int rtag,
+static inline __attribute__((always_inline)) void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, rec *wr, rset *rs, int wtag, int rtag,
                        int space, uint64_t addr, int size, uint64_t word, uint32_t t, uint32_t pc, int flags,
                        uint8_t bytes)
 {
@@ -749,14 +759,19 @@ static void report_uninit(ck *C, vm_launch *L, const char *space, uint64_t addr,
              (unsigned long long)addr, !strcmp(space, "local") ? "this thread never" : "no thread of the block");
 }
 
-static int bits_all_set(const uint8_t *bm, uint64_t a, int n)
+static inline int bits_all_set(const uint8_t *bm, uint64_t a, int n)
 {
+    if (n <= 8 && (a & 7) + (uint64_t)n <= 8) {          /* within one byte of the map */
+        unsigned m = ((1u << n) - 1) << (a & 7);
+        return (bm[a >> 3] & m) == m;
+    }
     for (int i = 0; i < n; i++) if (!(bm[(a + (uint64_t)i) >> 3] & (1u << ((a + (uint64_t)i) & 7)))) return 0;
     return 1;
 }
 
-static void bits_set(uint8_t *bm, uint64_t a, int n)
+static inline void bits_set(uint8_t *bm, uint64_t a, int n)
 {
+    if (n <= 8 && (a & 7) + (uint64_t)n <= 8) { bm[a >> 3] |= (uint8_t)(((1u << n) - 1) << (a & 7)); return; }
     for (int i = 0; i < n; i++) bm[(a + (uint64_t)i) >> 3] |= (uint8_t)(1u << ((a + (uint64_t)i) & 7));
 }
 
@@ -1096,14 +1111,23 @@ static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
 uint32_t chk_sched_pick(chk_sched *S, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
 {
     if (cta->nwarps > 1 && rnd_pct(S, S->skip_pct)) return 0;
-    uint32_t pcs[BC_WARP] = { 0 }, grp[BC_WARP] = { 0 };
+    /* the distinct pcs of the ready lanes, in the order of their lowest lane */
+    uint32_t pcs[BC_WARP], grp[BC_WARP];
     int np = 0, held = 0;
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        int k = 0;
-        while (k < np && pcs[k] != w->pc[l]) k++;
-        if (k == np) { pcs[np] = w->pc[l]; grp[np++] = 0; }
-        grp[k] |= BIT(l);
+    uint32_t first = w->pc[__builtin_ctz(ready)];
+    uint32_t same = 0;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) same |= (uint32_t)(w->pc[__builtin_ctz(mm)] == first) << __builtin_ctz(mm);
+    if (same == ready) { pcs[0] = first; grp[0] = ready; np = 1; }
+    if (!np) {
+        int8_t tab[64];                         /* pc hash -> group + 1 */
+        memset(tab, 0, sizeof tab);
+        for (uint32_t mm = ready; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t pc0 = w->pc[l], h = (pc0 * 0x9E3779B1u) >> 26;
+            while (tab[h] && pcs[tab[h] - 1] != pc0) h = (h + 1) & 63;
+            if (!tab[h]) { pcs[np] = pc0; grp[np] = 0; tab[h] = (int8_t)++np; }
+            grp[tab[h] - 1] |= BIT(l);
+        }
     }
     /* an aligned barrier waits for the whole warp while other lanes can still come */
     uint32_t cand[BC_WARP];
@@ -1343,16 +1367,17 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The blocks schedule k instruments (sorted, malloc'd; *n of them), or
- * NULL for every block.  Schedule 0 instruments every block of a launch
+/* The blocks the schedule of `seed` instruments (sorted, malloc'd; *n of
+ * them), or NULL for every block.  The hardware-like schedule instruments every block of a launch
  * below CHK_FULL_THREADS threads, else about CHK_SAMPLE_THREADS threads'
  * worth of blocks evenly spread (the first and the last included); an
  * adversarial schedule of a launch of CHK_ADV_FULL_THREADS threads or more
  * instruments CHK_ADV_BLOCKS blocks: the first, the last and seeded random
  * ones.  The other blocks run on the plain fast paths (hardware-like). */
-uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, int k, uint64_t seed, uint64_t *n)
+uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_t *n)
 {
     uint64_t threads = nctas * tpb, want;
+    int k = seed != 0;                         /* the sample depends on the seed only, so a seed replays */
     if (k == 0) {
         if (threads < CHK_FULL_THREADS) return NULL;
         want = CHK_SAMPLE_THREADS / (tpb ? tpb : 1);
@@ -1449,7 +1474,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     cfg.hooks = H;
     uint64_t nctas = (uint64_t)cfg.grid[0] * (cfg.grid[1] ? cfg.grid[1] : 1) * (cfg.grid[2] ? cfg.grid[2] : 1);
     uint32_t tpb = cfg.block[0] * (cfg.block[1] ? cfg.block[1] : 1) * (cfg.block[2] ? cfg.block[2] : 1);
-    uint64_t *sample = chk_sample_blocks(nctas, tpb, k, C.seed, &C.nsample);
+    uint64_t *sample = chk_sample_blocks(nctas, tpb, C.seed, &C.nsample);
     C.sample = sample;
     so->instrumented = sample ? C.nsample : nctas;
     cfg.seed = C.seed;

@@ -38,7 +38,7 @@ typedef struct chk_sched_out {
 #define CHK_ADV_FULL_THREADS 8192u   /* adversarial schedules instrument every block below this */
 #define CHK_ADV_BLOCKS 8u            /* ... else this many blocks each */
 
-uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, int k, uint64_t seed, uint64_t *n);
+uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_t *n);
 
 /* Runs schedule k of X on mem (which it changes); device printf goes to
  * out (NULL: dropped). */
