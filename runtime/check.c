@@ -292,7 +292,6 @@ typedef struct thr {
     uint64_t fence_seq;
     uint32_t fence_clk;
     uint8_t fenced;
-    uint8_t *local_written;      /* bit per local byte, or NULL */
     uint32_t suspect;            /* lanes named in our mask that joined another rendezvous */
     uint32_t suspect_pc;
 } thr;
@@ -309,6 +308,7 @@ typedef struct ck {
     int schedule;
     sched S;
     vm_hooks H;                  /* the hooks of instrumented blocks */
+    chk_def *def;                /* definedness of values (check_def.c) */
     const uint64_t *sample;      /* sorted linear indices of the instrumented blocks; NULL: all */
     uint64_t nsample;
     /* launch geometry */
@@ -323,7 +323,6 @@ typedef struct ck {
     /* shared memory */
     uint64_t shared_size;
     shadow *sh;
-    uint8_t *sh_written;
     wtab sh_sync;
     syncloc *sh_locs; uint32_t nsh_locs, capsh_locs;
     /* global memory */
@@ -351,7 +350,7 @@ typedef struct ck {
 
 /* The fields that belong to the CTA in flight (threads, barriers, shared shadow). */
 #define CK_CTA_FIELDS(X) X(cta) X(ctaid) X(t) X(pend) X(bar_done_step) X(bar_join) X(bar_seen) X(bar_nseen) \
-    X(bar_count) X(sh) X(sh_written) X(sh_sync) X(sh_locs) X(nsh_locs) X(capsh_locs) X(pauses)
+    X(bar_count) X(sh) X(sh_sync) X(sh_locs) X(nsh_locs) X(capsh_locs) X(pauses)
 #define CK_COPY(f) memcpy(&to->f, &from->f, sizeof to->f);
 static void ck_copy_cta(struct ck *to, const struct ck *from) { CK_CTA_FIELDS(CK_COPY) }
 
@@ -432,7 +431,6 @@ static void cta_reset_state(ck *C)
     if (C->t)
         for (uint32_t i = 0; i < C->n; i++) {
             vc_unref(C->t[i].base);
-            free(C->t[i].local_written);
         }
     if (C->pend)
         for (int i = 0; i < C->nwarps * VM_NBAR; i++) arr_clear(&C->pend[i]);
@@ -464,14 +462,13 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
         C->pend = calloc((size_t)C->nwarps * VM_NBAR, sizeof *C->pend);
         C->shared_size = L->shared_size;
         C->sh = calloc(C->shared_size / 4 + 2, sizeof *C->sh);
-        C->sh_written = calloc(C->shared_size / 8 + 2, 1);
         C->local_size = L->cfg.local_size;
         C->bar_seen = calloc((size_t)VM_NBAR * (C->n / 8 + 1), 1);
-        if (!C->t || !C->pend || !C->sh || !C->sh_written || !C->bar_seen) abort();
+        if (!C->t || !C->pend || !C->sh || !C->bar_seen) abort();
     } else {
         cta_reset_state(C);               /* shared shadow records of the last CTA are stale */
-        memset(C->sh_written, 0, C->shared_size / 8 + 2);
     }
+    chk_def_cta_begin(C->def, L, cta);
     if (L->nres == 1) {                       /* only this CTA's global reads matter from now on */
         C->gr_tag = 1;
         gp_recycle(&C->gr);
@@ -748,15 +745,31 @@ static void acquire(ck *C, int space, uint64_t word, uint32_t t)
 
 /* ---- hooks ----------------------------------------------------------------------------- */
 
-static void report_uninit(ck *C, vm_launch *L, const char *space, uint64_t addr, int size, uint32_t t, uint32_t pc)
+/* The definedness tracker found a use of an undefined value. */
+static void report_use(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, const char *what,
+                       const chk_origin *o)
 {
+    ck *C = ctx;
+    ck_switch(C, cta->slot);
+    uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     char key[96];
-    snprintf(key, sizeof key, "uninit:%u", pc);
+    snprintf(key, sizeof key, "uninit:%u:%u", pc, o->valid ? o->pc : UINT32_MAX);
     chk_finding *f = add_finding(C->res, C->max_findings, CHK_UNINIT, key, C->seed, C->schedule);
     if (!f) return;
-    site_set(C, L, &f->at, pc, t, C->cta, "read");
-    snprintf(f->msg, sizeof f->msg, "read of %d bytes of %s memory at 0x%llx that %s wrote", size, space,
-             (unsigned long long)addr, !strcmp(space, "local") ? "this thread never" : "no thread of the block");
+    site_set(C, L, &f->at, pc, t, C->cta, "use");
+    if (!o->valid) {
+        snprintf(f->msg, sizeof f->msg, "%s depends on an uninitialised value", what);
+        return;
+    }
+    site_set(C, L, &f->other, o->pc, o->tid, o->cta, o->shfl ? "shuffle" : "read");
+    if (o->shfl)
+        snprintf(f->msg, sizeof f->msg,
+                 "%s depends on a value a shuffle took from lane %llu, which is outside its membermask or has exited "
+                 "(the value is undefined)", what, (unsigned long long)o->addr);
+    else
+        snprintf(f->msg, sizeof f->msg, "%s depends on a value read from %s memory at 0x%llx that %s wrote", what,
+                 o->space == BC_SP_SHARED ? "shared" : "local", (unsigned long long)o->addr,
+                 o->space == BC_SP_SHARED ? "no thread of the block" : "this thread never");
 }
 
 static inline int bits_all_set(const uint8_t *bm, uint64_t a, int n)
@@ -794,28 +807,12 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
     C->seq++;
-    if (space == BC_SP_LOCAL) {
-        if (addr + (uint64_t)size > C->local_size) return;
-        thr *T = &C->t[t];
-        if (!T->local_written) {
-            T->local_written = calloc(C->local_size / 8 + 1, 1);
-            if (!T->local_written) abort();
-        }
-        if ((flags & VM_ACC_READ) && L->code[pc].op != OP_CALL_BUILTIN && !bits_all_set(T->local_written, addr, size))
-            report_uninit(C, L, "local", addr, size, t, pc);
-        if (flags & VM_ACC_WRITE) bits_set(T->local_written, addr, size);
-        return;
-    }
+    chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
     int sem = C->sem && (flags & MARKED) ? C->sem[pc] : 0;
     /* st.release / atom.acq_rel: a fence.acq_rel, then the access */
     if (sem & SEM_REL) thread_fence(C, t);
-    if (space == BC_SP_SHARED) {
-        if (addr + (uint64_t)size > C->shared_size) return;
-        if ((flags & VM_ACC_READ) && !bits_all_set(C->sh_written, addr, size))
-            report_uninit(C, L, "shared", addr, size, t, pc);
-        if (flags & VM_ACC_WRITE) bits_set(C->sh_written, addr, size);
-    }
+    if (space == BC_SP_SHARED && addr + (uint64_t)size > C->shared_size) return;
     for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
         uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
         uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
@@ -849,44 +846,6 @@ static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t l
     }
 }
 
-/* A call copies its arguments into the callee's frame, and the return
- * copies results into the caller's: the VM does not report those copies,
- * so mark the destinations written (results: already at the call). */
-static void call_frames(ck *C, vm_launch *L, vm_warp *w, uint32_t lanes, const bc_insn *I)
-{
-    const bc_module *m = L->m;
-    const uint32_t *x = &m->extra[I->x];
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
-        if (t >= C->n) continue;
-        int fidx = (int)I->imm;
-        if (I->op == OP_CALLI) {
-            uint64_t fa = w->R[I->a + (uint32_t)l] - BC_FUNC_ADDR_BASE;
-            if (fa >= (uint64_t)m->nfuncs) continue;
-            fidx = (int)fa;
-        }
-        const bc_func *f = &m->funcs[fidx];
-        if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets) continue;
-        thr *T = &C->t[t];
-        if (!T->local_written) {
-            T->local_written = calloc(C->local_size / 8 + 1, 1);
-            if (!T->local_written) abort();
-        }
-        uint64_t fp = w->R[m->slot_fp + (uint32_t)l], nfp = fp + x[2];
-        for (uint32_t k = 0; k < x[0] + x[1]; k++) {
-            int ret = k >= x[0];
-            uint32_t sz = x[5 + 3 * k];
-            uint32_t csz = (uint32_t)(ret ? f->rets[k - x[0]].size : f->params[k].size);
-            uint32_t coff = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)(ret ? f->rets[k - x[0]].offset : f->params[k].offset)
-                                                      : x[4 + 3 * k];
-            if (sz > csz) sz = csz;
-            uint64_t d = ret ? fp + x[3 + 3 * k] : nfp + coff;
-            if (d + sz <= C->local_size) bits_set(T->local_written, d, (int)sz);
-        }
-    }
-}
-
 static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     ck *C = ctx;
@@ -894,11 +853,10 @@ static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes
     C->steps++;
     const bc_insn *I = &L->code[pc];
     if (I->op == OP_ACTIVEMASK) C->ran_activemask = 1;
-    if (I->op == OP_CALL || I->op == OP_CALLI || I->op == OP_CALL_BUILTIN || I->op == OP_CALL_FFI) {
-        call_frames(C, L, w, lanes, I);
+    if (I->op != OP_BAR) {
+        chk_def_step(C->def, L, cta, w, lanes, pc);
         return 0;
     }
-    if (I->op != OP_BAR) return 0;
     if (C->S.adversarial && (I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live) {
         /* a split group ran ahead to an aligned barrier: pause it there while
          * other lanes of the warp can still come (h_pick then holds it) */
@@ -906,6 +864,7 @@ static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes
             if (w->state[__builtin_ctz(mm)] == LANE_READY && C->pauses < 1000) { C->pauses++; return 1; }
     }
     C->pauses = 0;
+    chk_def_step(C->def, L, cta, w, lanes, pc);
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
@@ -1031,6 +990,7 @@ static void h_sync(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
         return;
     }
     if (!lanes) return;
+    chk_def_coll(C->def, L, cta, w, lanes);
     jsrc s[BC_WARP];
     int k = 0;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
@@ -1298,7 +1258,6 @@ static void ck_free_cta(ck *C)
     if (C->pend) for (int i = 0; i < C->nwarps * VM_NBAR; i++) free(C->pend[i].a);
     free(C->pend);
     free(C->sh);
-    free(C->sh_written);
     free(C->bar_seen);
     wtab_free(&C->sh_sync);
     free(C->sh_locs);
@@ -1455,6 +1414,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     C.seed = so->seed = chk_schedule_seed(o->seed, k);
     C.schedule = k;
     C.sem = X->sem;
+    C.def = chk_def_new(X->m->bc, report_use, &C);
     C.gw.elem = sizeof(rec);
     C.gr.elem = sizeof(rset);
     vm_hooks *H = &C.H;
@@ -1491,6 +1451,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     }
     so->ran_activemask = C.ran_activemask;
     ck_free(&C);
+    chk_def_free(C.def);
     free(sample);
 }
 

@@ -51,6 +51,35 @@ void chk_sched_out_free(chk_sched_out *so);
 chk_finding *chk_add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule,
                              uint64_t n);
 
+/* ---- definedness (check_def.c) ---- */
+
+/* Where an undefined value came from. */
+typedef struct chk_origin {
+    int valid;
+    uint32_t pc, tid;            /* the load (or shuffle) and its thread */
+    uint64_t cta;
+    int space;                   /* BC_SP_SHARED / BC_SP_LOCAL; -1: a shuffle (addr = the source lane) */
+    uint64_t addr;
+    int shfl;
+} chk_origin;
+
+/* Called for each use of an undefined value: lane of w at pc uses it as
+ * `what` ("an address", ...). */
+typedef void (*chk_def_report)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
+                               const char *what, const chk_origin *o);
+typedef struct chk_def chk_def;
+
+chk_def *chk_def_new(const bc_module *m, chk_def_report report, void *ctx);
+void chk_def_free(chk_def *D);
+void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta);
+/* Before lanes of w execute pc (the step hook). */
+void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+/* A memory access (the access hook). */
+void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
+                    int size, int flags);
+/* A warp collective completed for lanes P (the sync hook). */
+void chk_def_coll(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t P);
+
 /* Per pc: SEM_* bits of .release/.acquire accesses read from the PTX text,
  * or NULL (malloc'd). */
 uint8_t *chk_sem_table(const ptxemu_module *m);
