@@ -1450,6 +1450,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
         so->hash = mem_hash(mem, o);
     }
     so->ran_activemask = C.ran_activemask;
+    so->am = *chk_def_am_candidate(C.def);
     ck_free(&C);
     chk_def_free(C.def);
     free(sample);

@@ -50,6 +50,9 @@ typedef struct dwarp {
     int tainted;                 /* some register may hold an undefined byte */
     uint32_t shfl_b[W32], shfl_c[W32];   /* shuffle operands, kept until the rendezvous completes */
     dstack stk[W32];             /* shadows of the registers a call saved */
+    uint8_t *g;                  /* [slot * 32 + lane] the value depends on an __activemask() grouping */
+    uint16_t *ge;                /* its grouping event (index + 1 into chk_def.ev) */
+    int gtainted;                /* some register may hold such a value */
 } dwarp;
 
 typedef struct dcta {
@@ -60,6 +63,8 @@ typedef struct dcta {
     uint16_t *oval;
     uint32_t ocap, on;
 } dcta;
+
+typedef struct gstored { uint16_t e; uint32_t pc, lanes; } gstored;
 
 typedef struct dorigin { uint32_t pc, tid; uint64_t cta; int space; uint64_t addr; int kind; } dorigin;
 
@@ -76,6 +81,12 @@ struct chk_def {
     uint32_t norig, caporig;
     chk_def_report report;
     void *ctx;
+    int has_am;                  /* the module executes activemask: track groupings */
+    chk_am_event *ev;            /* grouping events: an activemask, or a collective over such a mask */
+    uint32_t nev, capev;
+    gstored *st;                 /* lanes that stored a grouping-dependent value, per (event, store pc) */
+    uint32_t nst, capst;
+    chk_am_candidate cand;       /* the first grouping some of whose lanes never stored it */
 };
 
 /* ---- the rule table ------------------------------------------------------------------- */
@@ -132,6 +143,7 @@ chk_def *chk_def_new(const bc_module *m, chk_def_report report, void *ctx)
     D->report = report;
     D->ctx = ctx;
     rules(D);
+    for (uint32_t pc = 0; pc < m->ncode; pc++) D->has_am |= m->code[pc].op == OP_ACTIVEMASK;
     return D;
 }
 
@@ -142,6 +154,8 @@ static void dcta_free(chk_def *D, dcta *c)
             free(c->w[i].u);
             free(c->w[i].o);
             for (int l = 0; l < W32; l++) { free(c->w[i].stk[l].u); free(c->w[i].stk[l].o); }
+            free(c->w[i].g);
+            free(c->w[i].ge);
         }
     free(c->w);
     free(c->sh_def);
@@ -157,6 +171,8 @@ void chk_def_free(chk_def *D)
     for (int i = 0; i < D->nctas; i++) dcta_free(D, &D->ctas[i]);
     free(D->ctas);
     free(D->orig);
+    free(D->ev);
+    free(D->st);
     free(D);
 }
 
@@ -182,6 +198,11 @@ void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta)
             c->w[i].u = calloc(regs, 1);
             c->w[i].o = calloc(regs, sizeof *c->w[i].o);
             if (!c->w[i].u || !c->w[i].o) abort();
+            if (D->has_am) {
+                c->w[i].g = calloc(regs, 1);
+                c->w[i].ge = calloc(regs, sizeof *c->w[i].ge);
+                if (!c->w[i].g || !c->w[i].ge) abort();
+            }
         }
         return;
     }
@@ -189,6 +210,8 @@ void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta)
         dwarp *dw = &c->w[i];
         if (dw->tainted) memset(dw->u, 0, regs);
         dw->tainted = 0;
+        if (dw->gtainted) memset(dw->g, 0, regs);
+        dw->gtainted = 0;
         for (int l = 0; l < W32; l++) dw->stk[l].n = 0;
     }
     memset(c->sh_def, 0, D->shared_size / 8 + 2);
@@ -596,6 +619,158 @@ static void host_args(chk_def *D, dcta *c, vm_launch *L, vm_cta *cta, vm_warp *w
     rt_strbuf_free(&out);
 }
 
+/* ---- __activemask() groupings ------------------------------------------------------------------ */
+
+#define G(dw, slot, l) ((dw)->g[(slot) + (uint32_t)(l)])
+#define GE(dw, slot, l) ((dw)->ge[(slot) + (uint32_t)(l)])
+
+static uint16_t event_new(chk_def *D, uint32_t am_pc, uint32_t coll_pc, uint32_t group)
+{
+    for (uint32_t i = D->nev; i-- > 0;)
+        if (D->ev[i].am_pc == am_pc && D->ev[i].coll_pc == coll_pc && D->ev[i].group == group) return (uint16_t)(i + 1);
+    if (D->nev >= ORIGIN_MAX) return ORIGIN_MAX;
+    if (D->nev == D->capev) {
+        D->capev = D->capev ? D->capev * 2 : 16;
+        D->ev = realloc(D->ev, (size_t)D->capev * sizeof *D->ev);
+        if (!D->ev) abort();
+    }
+    D->ev[D->nev] = (chk_am_event){ am_pc, coll_pc, group };
+    return (uint16_t)++D->nev;
+}
+
+static inline void gset(dwarp *dw, uint32_t slot, int l, uint8_t g, uint16_t e)
+{
+    G(dw, slot, l) = g;
+    GE(dw, slot, l) = g ? e : 0;
+    dw->gtainted |= g;
+}
+
+/* A pure instruction: its results depend on a grouping when a source does. */
+static void gpropagate(chk_def *D, const bc_insn *I, dwarp *dw, int l)
+{
+    const bc_module *m = D->m;
+    int fmt = bc_op_fmt[I->op];
+    uint32_t src[6];
+    int n = 0;
+    if (fmt == F_DA || fmt == F_DAB || fmt == F_DABC || I->op == OP_UNPACK) src[n++] = I->a;
+    if (fmt == F_DAB || fmt == F_DABC) src[n++] = I->b;
+    if (fmt == F_DABC) src[n++] = I->c;
+    if (I->op == OP_PACK4 || I->op == OP_BFI_32 || I->op == OP_BFI_64) src[n++] = I->e;
+    if (D->cc[I->op] & CC_IN) src[n++] = m->slot_cc;
+    uint8_t g = 0;
+    uint16_t e = 0;
+    for (int k = 0; k < n && !g; k++) if (G(dw, src[k], l)) { g = 1; e = GE(dw, src[k], l); }
+    if (I->op == OP_UNPACK) {
+        for (int k = 0; k < I->n; k++) gset(dw, m->extra[I->x + (uint32_t)k], l, g, e);
+        return;
+    }
+    if (fmt == F_SREG) g = 0;
+    gset(dw, I->d, l, g, e);
+    if ((I->flags & BC_IF_HAS_E) && (I->op == OP_SETP_BOOL || I->op == OP_SETP_F16X2)) gset(dw, I->e, l, g, e);
+    if (D->cc[I->op] & CC_OUT) gset(dw, m->slot_cc, l, g, e);
+}
+
+/* A plain store to global memory by lanes m: the lanes that store a
+ * grouping-dependent value are collected per (grouping, store); a grouping
+ * some of whose lanes never store it is a candidate (chk_def_am_candidate). */
+static void gstore(chk_def *D, const bc_insn *I, dwarp *dw, uint32_t m, uint32_t pc)
+{
+    const uint32_t *sl = I->n > 1 ? &D->m->extra[I->x] : &I->b;
+    for (int k = 0; k < I->n; k++) {
+        uint32_t left = 0;
+        for (uint32_t mm = m; mm; mm &= mm - 1) if (G(dw, sl[k], __builtin_ctz(mm))) left |= BIT(__builtin_ctz(mm));
+        while (left) {
+            uint16_t e = GE(dw, sl[k], __builtin_ctz(left));
+            uint32_t same = 0;
+            for (uint32_t mm = left; mm; mm &= mm - 1)
+                if (GE(dw, sl[k], __builtin_ctz(mm)) == e) same |= BIT(__builtin_ctz(mm));
+            left &= ~same;
+            if (!e || e > D->nev) continue;
+            uint32_t i = 0;
+            while (i < D->nst && (D->st[i].e != e || D->st[i].pc != pc)) i++;
+            if (i == D->nst) {
+                if (D->nst == D->capst) {
+                    D->capst = D->capst ? D->capst * 2 : 16;
+                    D->st = realloc(D->st, (size_t)D->capst * sizeof *D->st);
+                    if (!D->st) abort();
+                }
+                D->st[D->nst++] = (gstored){ e, pc, 0 };
+            }
+            D->st[i].lanes |= same;
+        }
+    }
+}
+
+const chk_am_candidate *chk_def_am_candidate(chk_def *D)
+{
+    for (uint32_t i = 0; i < D->nst && !D->cand.valid; i++) {
+        const chk_am_event *x = &D->ev[D->st[i].e - 1];
+        if ((D->st[i].lanes & x->group) != x->group)
+            D->cand = (chk_am_candidate){ 1, x->am_pc, x->coll_pc, D->st[i].pc, D->st[i].lanes & x->group, x->group };
+    }
+    return &D->cand;
+}
+
+/* Before the instruction: groupings through registers. */
+static void gstep(chk_def *D, vm_launch *L, dwarp *dw, const uint64_t *R, const bc_insn *I, int rule, uint32_t lanes,
+                  uint32_t pc)
+{
+    if (I->op == OP_ACTIVEMASK) {
+        uint16_t e = event_new(D, pc, UINT32_MAX, lanes);
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) gset(dw, I->d, __builtin_ctz(mm), 1, e);
+        return;
+    }
+    if (!dw->gtainted) return;
+    if (rule == DR_ST) {
+        if (I->op != OP_ST_GLOBAL && I->op != OP_ST_GENERIC) return;
+        uint32_t glob = 0;
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm), sp = BC_SP_GLOBAL;
+            uint64_t ra;
+            if (I->op == OP_ST_GENERIC) vm_resolve(L, BC_SP_GENERIC, R[I->a + (uint32_t)l] + (uint64_t)I->imm, &sp, &ra);
+            if (sp == BC_SP_GLOBAL) glob |= BIT(l);
+        }
+        if (glob) gstore(D, I, dw, glob, pc);
+        return;
+    }
+    if (rule == DR_LD)
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            const uint32_t *dl = I->n > 1 ? &D->m->extra[I->x] : &I->d;
+            for (int k = 0; k < I->n; k++) gset(dw, dl[k], l, 0, 0);
+        }
+    if (rule >= DR_EFFECTS || rule == DR_NONE) return;
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) gpropagate(D, I, dw, __builtin_ctz(mm));
+}
+
+/* A collective completed for lanes P: a result over a grouping-dependent
+ * mask depends on the grouping (a new event); one over grouping-dependent
+ * operands inherits theirs. */
+static void gcoll(chk_def *D, vm_launch *L, dwarp *dw, vm_warp *w, uint32_t P)
+{
+    uint16_t data_e = 0;
+    for (uint32_t mm = P; mm && !data_e; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        const bc_insn *I = &L->code[w->pc[l] - 1];
+        if (bc_op_fmt[I->op] == F_COLL && I->op != OP_WARPSYNC && I->op != OP_ELECT && G(dw, I->a, l)) data_e = GE(dw, I->a, l);
+    }
+    for (uint32_t mm = P; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        const bc_insn *I = &L->code[w->pc[l] - 1];
+        if (bc_op_fmt[I->op] != F_COLL || I->op == OP_WARPSYNC) continue;
+        uint8_t g = 0;
+        uint16_t e = 0;
+        if (G(dw, I->x, l)) {
+            uint16_t me = GE(dw, I->x, l);
+            uint32_t am = me && me <= D->nev ? D->ev[me - 1].am_pc : UINT32_MAX;
+            g = 1;
+            e = event_new(D, am, w->pc[l] - 1, P);
+        } else if (data_e) { g = 1; e = data_e; }
+        gset(dw, I->d, l, g, e);
+        if (I->flags & BC_IF_HAS_E) gset(dw, I->e, l, g, e);
+    }
+}
+
 /* ---- the step hook ---------------------------------------------------------------------------- */
 
 static const char *const use_guard = "a branch decision (the guard of an instruction with effects)";
@@ -628,6 +803,7 @@ void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
             else host_args(D, c, L, cta, w, l, t, pc, I);
         }
     }
+    if (D->has_am) gstep(D, L, dw, R, I, rule, lanes, pc);
     if (!dw->tainted) return;
     /* the guard */
     uint32_t ug = 0;
@@ -785,6 +961,7 @@ void chk_def_coll(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t P)
 {
     dcta *c = &D->ctas[cta->slot];
     dwarp *dw = &c->w[w->id];
+    if (D->has_am) gcoll(D, L, dw, w, P);
     uint8_t nu[W32];
     uint16_t no[W32];
     uint32_t out = 0;

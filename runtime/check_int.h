@@ -9,6 +9,16 @@
 
 #include "check.h"
 
+/* __activemask() groupings: a value computed from the lanes an activemask
+ * returned (the mask itself, or the result of a collective over such a
+ * mask, coll_pc; UINT32_MAX: none) for the lanes `group`. */
+typedef struct chk_am_event { uint32_t am_pc, coll_pc, group; } chk_am_event;
+/* Such a value stored to global memory by only some lanes of its group
+ * (`stored` of `group`, over the whole schedule): a leader publishing for
+ * lanes that need not have been there — the warp-primitives article's wrong
+ * use of activemask. */
+typedef struct chk_am_candidate { int valid; uint32_t am_pc, coll_pc, store_pc, stored, group; } chk_am_candidate;
+
 /* What every schedule of one checked launch shares (read-only). */
 typedef struct chk_launch {
     const ptxemu_module *m;
@@ -30,6 +40,7 @@ typedef struct chk_sched_out {
     int explained;               /* a finding explains an abnormal end */
     uint64_t seed;
     uint64_t instrumented;       /* blocks run with the checker's hooks (the others: plain, hardware-like) */
+    chk_am_candidate am;         /* the first grouping-dependent store by part of a group */
 } chk_sched_out;
 
 /* Sampling (docs/CHECKING.md, "Large launches"). */
@@ -68,6 +79,8 @@ typedef struct chk_origin {
 typedef void (*chk_def_report)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                                const char *what, const chk_origin *o);
 typedef struct chk_def chk_def;
+
+const chk_am_candidate *chk_def_am_candidate(chk_def *D);
 
 chk_def *chk_def_new(const bc_module *m, chk_def_report report, void *ctx);
 void chk_def_free(chk_def *D);

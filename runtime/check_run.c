@@ -131,17 +131,52 @@ static void end_message(const ptxemu_module *m, vm_status st, const vm_fault *ft
 }
 
 /* The `schedule` finding: the compared memory differs from that of the
- * first schedule that ended cleanly.  From the first schedule that ran
- * __activemask() on, schedules are not compared (its result legitimately
- * depends on the schedule). */
-typedef struct cmp_state { uint64_t hash0, seed0; int have, off; } cmp_state;
+ * first schedule that ended cleanly.  In a launch that runs __activemask(),
+ * whose result legitimately depends on the schedule (coalesced groups,
+ * warp-aggregated atomics), a difference is reported only when a value
+ * computed over an activemask grouping was stored to global memory by part
+ * of its group (chk_am_candidate: a leader publishing for lanes that need
+ * not have been there), and then as that misuse. */
+typedef struct cmp_state {
+    uint64_t hash0, seed0;
+    int have, am;
+    chk_am_candidate cand;       /* the first candidate over all schedules */
+} cmp_state;
+
+static void report_activemask(chk_result *r, const chk_launch *X, const cmp_state *cs, const chk_sched_out *so, int k)
+{
+    const chk_am_candidate *c = &cs->cand;
+    char key[96];
+    snprintf(key, sizeof key, "schedule:activemask:%u:%u", c->am_pc, c->coll_pc);
+    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, key, so->seed, k, 1);
+    if (!f) return;
+    const bc_module *bc = X->m->bc;
+    uint32_t last = c->coll_pc != UINT32_MAX ? c->coll_pc : c->store_pc;
+    f->at = (chk_site){ .valid = 1, .pc = c->am_pc, .access = "activemask" };
+    f->other = (chk_site){ .valid = 1, .pc = last, .access = c->coll_pc != UINT32_MAX ? "collective" : "write" };
+    char via[160] = "";
+    if (c->coll_pc != UINT32_MAX)
+        snprintf(via, sizeof via, " went into %s (ptx line %d), whose result", bc_op_name[bc->code[c->coll_pc].op],
+                 bc->code[c->coll_pc].line);
+    snprintf(f->msg, sizeof f->msg,
+             "the result depends on which lanes __activemask() returned: its mask (ptx line %d)%s was stored to global "
+             "memory (ptx line %d) by lanes 0x%08x of the group 0x%08x; lanes that are together in the source need not "
+             "be together at run time (compute the mask with __ballot_sync before the branch); seed %llu gives hash "
+             "%016llx, seed %llu gives %016llx",
+             bc->code[c->am_pc].line, via, bc->code[c->store_pc].line, c->stored, c->group,
+             (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
+             (unsigned long long)so->hash);
+}
 
 static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, const chk_sched_out *so, int k)
 {
-    if (so->ran_activemask) cs->off = 1;
-    if (so->status != VM_OK || cs->off) return;
+    if (so->status != VM_OK) return;
     if (!cs->have) { cs->have = 1; cs->hash0 = so->hash; cs->seed0 = so->seed; return; }
     if (so->hash == cs->hash0) return;
+    if (cs->am) {
+        if (cs->cand.valid) report_activemask(r, X, cs, so, k);
+        return;
+    }
     chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
     if (!f) return;
     chk_launch_site(X->m, X->kernel, &f->at);
@@ -203,6 +238,10 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     } else {
         cmp_state cs;
         memset(&cs, 0, sizeof cs);
+        for (int k = 0; k < nsched; k++) {
+            cs.am |= P.outs[k].ran_activemask;
+            if (!cs.cand.valid && P.outs[k].am.valid) cs.cand = P.outs[k].am;
+        }
         for (int k = 0; k < nsched; k++) {       /* in schedule order, as if they ran one after another */
             merge(r, X.max_findings, &P.outs[k].found);
             compare_result(r, &X, &cs, &P.outs[k], k);
