@@ -101,6 +101,17 @@ void chk_write_text(const chk_result *r, FILE *f, const char *replay)
         if (r->dropped) fprintf(f, "; %llu more not shown (--max-findings)", (unsigned long long)r->dropped);
         fputc('\n', f);
     }
+    if (r->status != VM_OK && r->end_msg[0]) {
+        fprintf(f, "the launch ended with %s under the hardware-like schedule (seed %llu)%s:\n", vm_status_name(r->status),
+                (unsigned long long)r->base_seed, r->nfindings ? "" : " (not a checker finding, nor a clean run)");
+        const char *p = r->end_msg;
+        while (*p) {
+            const char *e = strchr(p, '\n');
+            int n = e ? (int)(e - p) : (int)strlen(p);
+            fprintf(f, "    %.*s\n", n, p);
+            p += n + (e != NULL);
+        }
+    }
     if (r->limited) fprintf(f, "note: %d schedule%s stopped at the time or instruction limit\n", r->limited, r->limited == 1 ? "" : "s");
     if (r->sampled0 < r->blocks || (r->schedules > 1 && r->sampled_adv < r->blocks))
         fprintf(f, "note: sampled: schedule 0 checked %llu of %llu blocks, each adversarial schedule %llu; the other "
@@ -170,6 +181,12 @@ void chk_write_json(const chk_result *r, FILE *f)
             r->nfindings ? "\n" : "", r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
             (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv);
     jstr(f, vm_status_name(r->status));
+    if (r->status != VM_OK && r->end_msg[0]) {
+        fputs(", \"end\": {\"message\": ", f);
+        jstr(f, r->end_msg);
+        if (r->end_at.valid) { fputs(", ", f); json_site_fields(f, r, &r->end_at); }
+        fputs("}", f);
+    }
     fputs("}\n", f);
 }
 
@@ -301,6 +318,18 @@ void chk_write_sarif(const chk_result *r, FILE *f)
                     x->at.tid[0], x->at.tid[1], x->at.tid[2]);
         fputs("}}", f);
     }
-    fprintf(f, "%s],\n\"properties\": {\"schedules\": %d, \"seed\": %llu}\n}]\n}\n", r->nfindings ? "\n" : "",
-            r->schedules, (unsigned long long)r->base_seed);
+    fputs(r->nfindings ? "\n]" : "]", f);
+    if (r->status != VM_OK && r->end_msg[0]) {
+        /* how the launch itself ended: a notification, not a result (no rule) */
+        fputs(",\n\"invocations\": [{\"executionSuccessful\": true, \"toolExecutionNotifications\": [{\"level\": "
+              "\"error\", \"descriptor\": {\"id\": ", f);
+        jstr(f, vm_status_name(r->status));
+        fputs("}, \"message\": {\"text\": ", f);
+        jstr(f, r->end_msg);
+        fputs("}", f);
+        if (r->end_at.valid) { fputs(", \"locations\": [", f); sarif_location(f, r, &r->end_at, 0, -1, NULL); fputs("]", f); }
+        fputs("}]}]", f);
+    }
+    fprintf(f, ",\n\"properties\": {\"schedules\": %d, \"seed\": %llu, \"status\": \"%s\"}\n}]\n}\n", r->schedules,
+            (unsigned long long)r->base_seed, vm_status_name(r->status));
 }

@@ -187,6 +187,24 @@ static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, co
              (unsigned long long)so->hash);
 }
 
+/* An adversarial schedule that traps, asserts or faults where the
+ * hardware-like one ends cleanly (and no finding explains it): the failure
+ * depends on the schedule. */
+static void fails_alone(chk_result *r, const chk_launch *X, const chk_sched_out *so, int k)
+{
+    if (so->explained || (so->status != VM_TRAP && so->status != VM_ASSERT && so->status != VM_FAULT)) return;
+    char key[96], msg[1024];
+    snprintf(key, sizeof key, "schedule:end:%u", so->fault.pc);
+    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, key, so->seed, k, 1);
+    if (!f) return;
+    f->at = (chk_site){ .valid = 1, .pc = so->fault.pc, .has_thread = 1, .access = vm_status_name(so->status) };
+    memcpy(f->at.cta, so->fault.cta, sizeof f->at.cta);
+    memcpy(f->at.tid, so->fault.tid, sizeof f->at.tid);
+    snprintf(msg, sizeof msg, "%s", so->fault.msg);
+    snprintf(f->msg, sizeof f->msg, "the launch ends with %s under this schedule but not under the hardware-like one: %s",
+             vm_status_name(so->status), msg);
+}
+
 int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem_space *mem,
                    const uint64_t *var_addr, const chk_opts *o, chk_result *r)
 {
@@ -245,6 +263,7 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
         for (int k = 0; k < nsched; k++) {       /* in schedule order, as if they ran one after another */
             merge(r, X.max_findings, &P.outs[k].found);
             compare_result(r, &X, &cs, &P.outs[k], k);
+            if (k > 0 && s0->status == VM_OK) fails_alone(r, &X, &P.outs[k], k);
             if (P.outs[k].status == VM_LIMIT) r->limited++;
             if (k == 0) r->sampled0 = P.outs[k].instrumented;
             else if (P.outs[k].instrumented > r->sampled_adv) r->sampled_adv = P.outs[k].instrumented;

@@ -87,8 +87,9 @@ int tool_cmd_check(int argc, char **argv)
             else if (!strcmp(format, "sarif")) chk_write_sarif(&r, out);
             else chk_write_text(&r, out, replay);
             if (out != stdout) fclose(out);
-            if (!r.nfindings && r.status != VM_OK && r.end_msg[0])
-                fprintf(stderr, "ptxemu check: the launch did not end cleanly (not a checker finding): %s\n", r.end_msg);
+            if (!r.nfindings && r.status != VM_OK && r.end_msg[0] && (out != stdout || strcmp(format, "text")))
+                fprintf(stderr, "ptxemu check: the launch ended with %s (no checker finding; exit status %d): %s\n",
+                        vm_status_name(r.status), code, r.end_msg);
         }
     }
     chk_result_free(&r);
