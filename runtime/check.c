@@ -311,6 +311,14 @@ typedef struct ck {
     chk_def *def;                /* definedness of values (check_def.c) */
     const uint64_t *sample;      /* sorted linear indices of the instrumented blocks; NULL: all */
     uint64_t nsample;
+    int skip_others;             /* blocks outside the sample do not run at all (independent blocks) */
+    /* block independence (the hardware-like schedule of a sampled launch) */
+    vm_hooks Hfoot;              /* for blocks outside the sample: the footprint only */
+    gptab fp;                    /* per global word: first block + 1 (24 bits), FP_* flags, atomic op */
+    const uint8_t *atoms;        /* per pc: the atomic's op + 1 when commutative with an unused result, else FP_OP_ANY */
+    int foot, dependent;
+    uint32_t dep_pc;
+    char dep_why[160];
     /* launch geometry */
     uint32_t n;                  /* threads per CTA */
     uint32_t block[3], grid[3];
@@ -799,6 +807,8 @@ static void thread_fence(ck *C, uint32_t t)
     T->clk++;
 }
 
+static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags);
+
 static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
                      int size, int flags)
 {
@@ -809,6 +819,7 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     C->seq++;
     chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
+    if (space == BC_SP_GLOBAL && C->foot && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
     int sem = C->sem && (flags & MARKED) ? C->sem[pc] : 0;
     /* st.release / atom.acq_rel: a fence.acq_rel, then the access */
     if (sem & SEM_REL) thread_fence(C, t);
@@ -1273,6 +1284,7 @@ static void ck_free(ck *C)
     free(C->slots);
     gp_free(&C->gw);
     gp_free(&C->gr);
+    gp_free(&C->fp);
     for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
     free(C->gl_locs);
     wtab_free(&C->gl_sync);
@@ -1368,6 +1380,96 @@ uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_
     return v;
 }
 
+/* ---- block independence ------------------------------------------------------------- */
+
+/* The hardware-like schedule of a launch whose adversarial schedules
+ * sample blocks records which blocks touch each global word, and how.
+ * Blocks are independent when no word is written by one block and read or
+ * written by another, except words that every block only updates with one
+ * commutative atomic operation whose result it does not use.  Then a block
+ * does the same whatever runs before it, so an adversarial schedule need
+ * only run its sampled blocks (twice: adversarially, and hardware-like as
+ * the reference it is compared with). */
+#define FP_R 1u
+#define FP_W 2u
+#define FP_A 4u
+#define FP_X 8u                  /* touched by more than one block */
+#define FP_OWNER 0xffffffu
+#define FP_OP_ANY 15u            /* an atomic that does not commute, or whose result is used */
+
+static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags)
+{
+    uint32_t kind = (flags & VM_ACC_ATOMIC) ? FP_A : (flags & VM_ACC_WRITE) ? FP_W : FP_R;
+    uint32_t op = kind == FP_A ? (C->atoms ? C->atoms[pc] : FP_OP_ANY) : 0;
+    uint32_t owner = (uint32_t)(block + 1) & FP_OWNER;
+    for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2 && !C->dependent; wd++) {
+        uint32_t *e = (uint32_t *)gp_get(&C->fp, wd) + (wd & ((1u << GP_BITS) - 1));
+        if (!*e) { *e = owner | (kind | op << 4) << 24; continue; }
+        uint32_t fl = (*e >> 24) & 15, eop = *e >> 28;
+        if (kind == FP_A) eop = !eop ? op : eop != op ? FP_OP_ANY : eop;
+        fl |= kind;
+        if ((*e & FP_OWNER) != owner) fl |= FP_X;
+        *e = (*e & FP_OWNER) | (fl | eop << 4) << 24;
+        if (!(fl & FP_X)) continue;
+        const char *why = (fl & FP_W) ? "a word one block writes is read or written by another"
+                        : (fl & FP_A) && (fl & FP_R) ? "a word blocks update atomically is also read"
+                        : (fl & FP_A) && eop == FP_OP_ANY ? "blocks use the old value of atomics on one word, or mix operations"
+                        : NULL;
+        if (!why) continue;
+        C->dependent = 1;
+        C->dep_pc = pc;
+        snprintf(C->dep_why, sizeof C->dep_why, "%s (global word 0x%llx)", why, (unsigned long long)(wd * 4));
+    }
+}
+
+static void h_foot(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
+                   int size, int flags)
+{
+    ck *C = ctx;
+    (void)L; (void)w; (void)lane;
+    if (space == BC_SP_GLOBAL && size > 0 && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
+}
+
+/* Per pc: for atomics, the op + 1 when it commutes (integer add, min, max,
+ * and, or, xor, inc, dec) and its result is never read; else FP_OP_ANY. */
+uint8_t *chk_atom_table(const bc_module *m)
+{
+    uint8_t *read = calloc(m->nslots + 1, 1), *t = calloc(m->ncode ? m->ncode : 1, 1);
+    if (!read || !t) abort();
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        uint32_t src[8];
+        int n = 0, fmt = bc_op_fmt[I->op];
+        if (I->guard != BC_NO_GUARD) src[n++] = I->guard;
+        switch (fmt) {
+        case F_DA: case F_DAB: case F_DABC: case F_ATOM: case F_BAR: src[n++] = I->a; src[n++] = I->b; src[n++] = I->c; src[n++] = I->e; break;
+        case F_COLL: src[n++] = I->a; src[n++] = I->b; src[n++] = I->c; src[n++] = I->x; break;
+        case F_LD: case F_BRA: case F_CALL: case F_MMA: src[n++] = I->a; src[n++] = I->b; break;
+        case F_ST:
+            src[n++] = I->a;
+            if (I->n > 1) for (int k = 0; k < I->n; k++) read[m->extra[I->x + (uint32_t)k] / BC_WARP] = 1;
+            else src[n++] = I->b;
+            break;
+        default: break;
+        }
+        if (fmt == F_MMA) {
+            const uint32_t *ol = &m->extra[I->x];
+            for (uint32_t k = 0; k < ol[1] + ol[2] + ol[3]; k++) read[ol[4 + ol[0] + k] / BC_WARP] = 1;
+        }
+        for (int k = 0; k < n; k++) if (src[k] / BC_WARP <= m->nslots) read[src[k] / BC_WARP] = 1;
+    }
+    read[m->slot_cc / BC_WARP] = 1;
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        if (I->op != OP_ATOM) continue;
+        int comm = I->m1 <= BC_RED_DEC && I->m2 != BC_K_F32 && I->m2 != BC_K_F64 && I->m2 < BC_K_F16;
+        int unused = !I->n || !read[I->d / BC_WARP];
+        t[pc] = (uint8_t)(comm && unused ? (unsigned)I->m1 + 1u : FP_OP_ANY);
+    }
+    free(read);
+    return t;
+}
+
 static const vm_hooks *h_select(void *ctx, vm_launch *L, uint64_t linear)
 {
     ck *C = ctx;
@@ -1379,7 +1481,17 @@ static const vm_hooks *h_select(void *ctx, vm_launch *L, uint64_t linear)
         if (C->sample[mid] < linear) lo = mid + 1;
         else hi = mid;
     }
-    return lo < C->nsample && C->sample[lo] == linear ? &C->H : NULL;
+    if (lo < C->nsample && C->sample[lo] == linear) return &C->H;
+    return C->skip_others ? &vm_skip_block : C->foot ? &C->Hfoot : NULL;
+}
+
+/* The reference run of a partial schedule: the sampled blocks on the
+ * plain fast paths (hardware-like), the others skipped. */
+static const vm_hooks *h_select_ref(void *ctx, vm_launch *L, uint64_t linear)
+{
+    ck *C = ctx;
+    const vm_hooks *h = h_select(ctx, L, linear);
+    return h == &C->H ? NULL : h;
 }
 
 /* FNV-1a over the compared regions (or every live allocation). */
@@ -1444,11 +1556,45 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     cfg.insn_limit = C.S.adversarial ? 200000000ull : 0;
     cfg.output = out;
     cfg.output_ctx = out_ctx;
+    if (!C.S.adversarial && X->adv_sampled) {          /* schedule 0: the blocks' footprints */
+        C.foot = so->foot = 1;
+        C.atoms = X->atoms;
+        C.fp.elem = sizeof(uint32_t);
+        C.Hfoot.ctx = &C;
+        C.Hfoot.access = h_foot;
+    }
+    chk_chunks ref, got;
+    memset(&ref, 0, sizeof ref);
+    memset(&got, 0, sizeof got);
+    if (C.S.adversarial && X->independent && sample && X->snap) {
+        /* independent blocks: only the sampled ones run, first hardware-like
+         * (the reference), then under this schedule */
+        C.skip_others = so->partial = 1;
+        vm_hooks Href;
+        memset(&Href, 0, sizeof Href);
+        Href.ctx = &C;
+        Href.select = h_select_ref;
+        vm_config rc = cfg;
+        rc.hooks = &Href;
+        rc.slice = 0;
+        rc.output = NULL;
+        vm_fault rf;
+        vm_run(X->m->bc, mem, X->var_addr, X->kernel, &rc, &rf, NULL);
+        free(rf.report);
+        chk_mem_restore(mem, X->snap, o, &ref);
+    }
     so->status = vm_run(X->m->bc, mem, X->var_addr, X->kernel, &cfg, &so->fault, NULL);
     if (!so->fault.bad_launch) {
         so->explained = classify_end(&C, so->status, &so->fault);
-        so->hash = mem_hash(mem, o);
+        if (so->partial) {
+            chk_mem_restore(mem, X->snap, o, &got);
+            so->differs = !chk_chunks_equal(&ref, &got, &so->diff_addr);
+        } else so->hash = mem_hash(mem, o);
     }
+    chk_chunks_free(&ref);
+    chk_chunks_free(&got);
+    so->dependent = C.dependent;
+    if (C.dependent) snprintf(so->dep_why, sizeof so->dep_why, "%s", C.dep_why);
     so->ran_activemask = C.ran_activemask;
     so->am = *chk_def_am_candidate(C.def);
     ck_free(&C);

@@ -89,6 +89,9 @@ typedef struct chk_result {
     uint64_t blocks;             /* blocks in the launch */
     uint64_t sampled0;           /* blocks schedule 0 instrumented (the others ran unchecked) */
     uint64_t sampled_adv;        /* blocks each adversarial schedule instrumented (at most) */
+    int independent;             /* 1: schedule 0 found the blocks independent, so adversarial schedules
+                                    ran only their sampled blocks; -1: dependent (dep_why); 0: not asked */
+    char dep_why[200];
     vm_status status;            /* how schedule 0 ended */
     char end_msg[1024];          /* schedule 0's failure message, if it did not end ok */
     chk_site end_at;             /* where schedule 0 stopped, when it did not end ok (valid set) */

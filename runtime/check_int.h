@@ -27,7 +27,12 @@ typedef struct chk_launch {
     const uint64_t *var_addr;
     const chk_opts *o;
     const uint8_t *sem;          /* per pc: release/acquire semantics (chk_sem_table) */
+    const uint8_t *atoms;        /* per pc: commutative atomics with unused results (chk_atom_table) */
     int max_findings;
+    int adv_sampled;             /* adversarial schedules instrument a sample of the blocks */
+    int independent;             /* schedule 0 found the blocks independent: adversarial schedules
+                                    run only their sampled blocks (and a hardware-like reference) */
+    const mem_space *snap;       /* the device memory before the launch */
 } chk_launch;
 
 /* What one schedule found and how it ended. */
@@ -41,7 +46,28 @@ typedef struct chk_sched_out {
     uint64_t seed;
     uint64_t instrumented;       /* blocks run with the checker's hooks (the others: plain, hardware-like) */
     chk_am_candidate am;         /* the first grouping-dependent store by part of a group */
+    int foot;                    /* schedule 0 recorded the blocks' footprints: */
+    int dependent;               /* ... and found them dependent (dep_why says why) */
+    char dep_why[200];
+    int partial;                 /* only the sampled blocks ran (independent blocks): */
+    int differs;                 /* ... and left memory different from their hardware-like reference */
+    uint64_t diff_addr;          /* the first differing byte */
 } chk_sched_out;
+
+/* Changed chunks of the compared memory (chk_mem_restore). */
+typedef struct chk_chunks { uint64_t *addr; uint8_t *data; size_t n, cap; } chk_chunks;
+#define CHK_CHUNK 4096u
+
+/* Puts work back to snap over the compared regions (o->regions, or every
+ * allocation), recording the chunks that had changed in `changed` (NULL:
+ * not recorded). */
+void chk_mem_restore(mem_space *work, const mem_space *snap, const chk_opts *o, chk_chunks *changed);
+/* Whether two sets of changed chunks are the same; *first: the first differing address. */
+int chk_chunks_equal(const chk_chunks *a, const chk_chunks *b, uint64_t *first);
+void chk_chunks_free(chk_chunks *c);
+
+/* Per pc: the op + 1 of atomics that commute and whose result is unused, else 15. */
+uint8_t *chk_atom_table(const bc_module *m);
 
 /* Sampling (docs/CHECKING.md, "Large launches"). */
 #define CHK_FULL_THREADS 100000u     /* schedule 0 instruments every block below this many threads */

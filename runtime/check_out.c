@@ -117,6 +117,11 @@ void chk_write_text(const chk_result *r, FILE *f, const char *replay)
         fprintf(f, "note: sampled: schedule 0 checked %llu of %llu blocks, each adversarial schedule %llu; the other "
                    "blocks ran unchecked (docs/CHECKING.md, \"Large launches\")\n",
                 (unsigned long long)r->sampled0, (unsigned long long)r->blocks, (unsigned long long)r->sampled_adv);
+    if (r->independent > 0)
+        fprintf(f, "note: the blocks are independent (schedule 0 saw no block use another's data), so each adversarial "
+                   "schedule ran only its sampled blocks, against a hardware-like run of the same blocks\n");
+    else if (r->independent < 0)
+        fprintf(f, "note: the blocks depend on one another (%s): adversarial schedules ran every block\n", r->dep_why);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
@@ -177,9 +182,10 @@ void chk_write_json(const chk_result *r, FILE *f)
                 (unsigned long long)x->count);
     }
     fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"blocks\": %llu, "
-               "\"checked_blocks\": {\"schedule0\": %llu, \"adversarial\": %llu}, \"status\": ",
+               "\"checked_blocks\": {\"schedule0\": %llu, \"adversarial\": %llu}, \"independent_blocks\": %s, \"status\": ",
             r->nfindings ? "\n" : "", r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
-            (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv);
+            (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv,
+            r->independent > 0 ? "true" : r->independent < 0 ? "false" : "null");
     jstr(f, vm_status_name(r->status));
     if (r->status != VM_OK && r->end_msg[0]) {
         fputs(", \"end\": {\"message\": ", f);

@@ -37,50 +37,135 @@ static int mem_copy(mem_space *dst, const mem_space *src)
 
 /* ---- running the schedules ---------------------------------------------------------- */
 
+/* ---- restoring a working copy -------------------------------------------------------- */
+
+static int in_regions(const chk_opts *o, uint64_t a, uint64_t n)
+{
+    if (!o->regions) return 1;
+    for (int i = 0; i < o->nregions; i++)
+        if (a < o->regions[i].addr + o->regions[i].size && o->regions[i].addr < a + n) return 1;
+    return 0;
+}
+
+static void chunk_add(chk_chunks *c, uint64_t addr, const uint8_t *p, uint32_t n)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        c->addr = realloc(c->addr, c->cap * sizeof *c->addr);
+        c->data = realloc(c->data, c->cap * CHK_CHUNK);
+        if (!c->addr || !c->data) abort();
+    }
+    c->addr[c->n] = addr;
+    memset(c->data + c->n * CHK_CHUNK, 0, CHK_CHUNK);
+    memcpy(c->data + c->n * CHK_CHUNK, p, n);
+    c->n++;
+}
+
+void chk_mem_restore(mem_space *work, const mem_space *snap, const chk_opts *o, chk_chunks *changed)
+{
+    for (int i = work->n - 1; i >= snap->n; i--) free(work->allocs[i].host);   /* allocated during the launch */
+    work->n = snap->n;
+    for (int i = 0; i < snap->n; i++) {
+        mem_alloc *w = &work->allocs[i];
+        const mem_alloc *s = &snap->allocs[i];
+        if (!s->host) { free(w->host); *w = *s; w->host = NULL; continue; }
+        uint64_t size = s->size ? s->size : 1;
+        if (!w->host) {                                                    /* freed during the launch */
+            w->host = malloc(size);
+            if (!w->host) abort();
+            memset(w->host, 0, size);
+        }
+        w->live = s->live;
+        for (uint64_t off = 0; off < size; off += CHK_CHUNK) {
+            uint32_t n = (uint32_t)(size - off < CHK_CHUNK ? size - off : CHK_CHUNK);
+            if (!memcmp(w->host + off, s->host + off, n)) continue;
+            if (changed && in_regions(o, s->base + off, n)) chunk_add(changed, s->base + off, w->host + off, n);
+            memcpy(w->host + off, s->host + off, n);
+        }
+    }
+    work->next = snap->next;
+    work->total = snap->total;
+}
+
+int chk_chunks_equal(const chk_chunks *a, const chk_chunks *b, uint64_t *first)
+{
+    size_t i = 0, j = 0;
+    while (i < a->n || j < b->n) {
+        uint64_t x = i < a->n ? a->addr[i] : UINT64_MAX, y = j < b->n ? b->addr[j] : UINT64_MAX;
+        if (x != y) { *first = x < y ? x : y; return 0; }
+        const uint8_t *p = a->data + i * CHK_CHUNK, *q = b->data + j * CHK_CHUNK;
+        for (uint32_t k = 0; k < CHK_CHUNK; k++) if (p[k] != q[k]) { *first = x + k; return 0; }
+        i++, j++;
+    }
+    return 1;
+}
+
+void chk_chunks_free(chk_chunks *c)
+{
+    free(c->addr);
+    free(c->data);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- running the schedules ---------------------------------------------------------- */
+
 typedef struct pool {
     const chk_launch *X;
     int nsched;
     mem_space *mem;              /* the caller's: schedule 0 runs on it */
-    const mem_space *snap;       /* before the launch: the other schedules copy it */
+    const mem_space *snap;       /* before the launch: each worker copies it once, and restores its copy */
     chk_sched_out *outs;
     pthread_mutex_t lock;
     int next, done, findings;
 } pool;
 
-static void run_one(pool *P, int k)
+static void fail_copy(const chk_launch *X, chk_sched_out *so, int k)
+{
+    memset(so, 0, sizeof *so);
+    so->seed = chk_schedule_seed(X->o->seed, k);
+    so->status = VM_ERROR;
+    snprintf(so->fault.msg, sizeof so->fault.msg, "out of host memory for a copy of the device memory");
+}
+
+/* Runs schedule k; *work is this worker's copy of the memory before the
+ * launch (made on first use, restored after each schedule). */
+static void run_one(pool *P, int k, mem_space *work, int *have)
 {
     const chk_launch *X = P->X;
     chk_sched_out *so = &P->outs[k];
-    if (k == 0) chk_schedule_run(X, 0, P->mem, X->cfg.output, X->cfg.output_ctx, so);
-    else {
-        mem_space copy;
-        if (mem_copy(&copy, P->snap)) {
-            memset(so, 0, sizeof *so);
-            so->seed = chk_schedule_seed(X->o->seed, k);
-            so->status = VM_ERROR;
-            snprintf(so->fault.msg, sizeof so->fault.msg, "out of host memory for a copy of the device memory");
-            return;
-        }
-        chk_schedule_run(X, k, &copy, NULL, NULL, so);
-        mem_destroy(&copy);
+    if (k == 0) { chk_schedule_run(X, 0, P->mem, X->cfg.output, X->cfg.output_ctx, so); return; }
+    if (!*have) {
+        if (mem_copy(work, P->snap)) { fail_copy(X, so, k); return; }
+        *have = 1;
     }
+    chk_schedule_run(X, k, work, NULL, NULL, so);
+    chk_mem_restore(work, P->snap, X->o, NULL);
+}
+
+static void progress(pool *P, int k)
+{
+    pthread_mutex_lock(&P->lock);
+    P->done++;
+    P->findings += P->outs[k].found.nfindings;
+    if (P->X->o->progress) P->X->o->progress(P->X->o->progress_ctx, P->done, P->nsched, P->findings);
+    pthread_mutex_unlock(&P->lock);
 }
 
 static void *worker(void *arg)
 {
     pool *P = arg;
+    mem_space work;
+    int have = 0;
     for (;;) {
         pthread_mutex_lock(&P->lock);
         int k = P->next < P->nsched ? P->next++ : -1;
         pthread_mutex_unlock(&P->lock);
-        if (k < 0) return NULL;
-        run_one(P, k);
-        pthread_mutex_lock(&P->lock);
-        P->done++;
-        P->findings += P->outs[k].found.nfindings;
-        if (P->X->o->progress) P->X->o->progress(P->X->o->progress_ctx, P->done, P->nsched, P->findings);
-        pthread_mutex_unlock(&P->lock);
+        if (k < 0) break;
+        run_one(P, k, &work, &have);
+        progress(P, k);
     }
+    if (have) mem_destroy(&work);
+    return NULL;
 }
 
 static int default_jobs(void)
@@ -161,16 +246,30 @@ static void report_activemask(chk_result *r, const chk_launch *X, const cmp_stat
     snprintf(f->msg, sizeof f->msg,
              "the result depends on which lanes __activemask() returned: its mask (ptx line %d)%s was stored to global "
              "memory (ptx line %d) by lanes 0x%08x of the group 0x%08x; lanes that are together in the source need not "
-             "be together at run time (compute the mask with __ballot_sync before the branch); seed %llu gives hash "
-             "%016llx, seed %llu gives %016llx",
+             "be together at run time (compute the mask with __ballot_sync before the branch); seed %llu gives "
+             "other results than seed %llu",
              bc->code[c->am_pc].line, via, bc->code[c->store_pc].line, c->stored, c->group,
-             (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
-             (unsigned long long)so->hash);
+             (unsigned long long)so->seed, (unsigned long long)cs->seed0);
 }
 
 static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, const chk_sched_out *so, int k)
 {
     if (so->status != VM_OK) return;
+    if (so->partial) {                   /* the sampled blocks against their hardware-like reference */
+        if (!so->differs) return;
+        if (cs->am) {
+            if (cs->cand.valid) report_activemask(r, X, cs, so, k);
+            return;
+        }
+        chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
+        if (!f) return;
+        chk_launch_site(X->m, X->kernel, &f->at);
+        snprintf(f->msg, sizeof f->msg,
+                 "the final contents of the buffers depend on the schedule: the blocks seed %llu checked leave "
+                 "different bytes than under the hardware-like schedule (first at 0x%llx)",
+                 (unsigned long long)so->seed, (unsigned long long)so->diff_addr);
+        return;
+    }
     if (!cs->have) { cs->have = 1; cs->hash0 = so->hash; cs->seed0 = so->seed; return; }
     if (so->hash == cs->hash0) return;
     if (cs->am) {
@@ -203,6 +302,33 @@ static void fails_alone(chk_result *r, const chk_launch *X, const chk_sched_out 
     snprintf(msg, sizeof msg, "%s", so->fault.msg);
     snprintf(f->msg, sizeof f->msg, "the launch ends with %s under this schedule but not under the hardware-like one: %s",
              vm_status_name(so->status), msg);
+}
+
+/* Whether adversarial schedules of this launch sample blocks (chk_sample_blocks). */
+static int adversarial_samples(const vm_config *cfg)
+{
+    uint64_t n;
+    uint64_t nctas = (uint64_t)cfg->grid[0] * (cfg->grid[1] ? cfg->grid[1] : 1) * (cfg->grid[2] ? cfg->grid[2] : 1);
+    uint32_t tpb = cfg->block[0] * (cfg->block[1] ? cfg->block[1] : 1) * (cfg->block[2] ? cfg->block[2] : 1);
+    uint64_t *v = chk_sample_blocks(nctas, tpb, 1, &n);
+    free(v);
+    return v != NULL;
+}
+
+/* What the footprint cannot see: blocks in flight together (resident,
+ * cooperative launches), host functions, device malloc. */
+static int blocks_may_be_independent(const ptxemu_module *m, const vm_config *cfg)
+{
+    if (cfg->ffi || cfg->resident > 1) return 0;
+    const bc_module *bc = m->bc;
+    for (uint32_t pc = 0; pc < bc->ncode; pc++) {
+        const bc_insn *I = &bc->code[pc];
+        if (I->op == OP_CALL_FFI) return 0;
+        if (I->op == OP_SREG && I->imm == BC_SR_ENVREG) return 0;
+        if (I->op == OP_CALL_BUILTIN && bc->funcs[I->imm].builtin != BC_BUILTIN_VPRINTF &&
+            bc->funcs[I->imm].builtin != BC_BUILTIN_ASSERTFAIL) return 0;
+    }
+    return 1;
 }
 
 int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem_space *mem,
@@ -243,9 +369,26 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
         return PTXEMU_EXIT_USAGE;
     }
     P.snap = &snap;
+    X.snap = have_snap ? &snap : NULL;
+    X.adv_sampled = adversarial_samples(cfg);
     pthread_mutex_init(&P.lock, NULL);
+    if (X.adv_sampled && nsched > 1) {
+        /* schedule 0 first: whether its blocks are independent decides how the
+         * adversarial schedules run (only their sampled blocks, or all) */
+        X.atoms = chk_atom_table(m->bc);
+        P.next = 1;
+        run_one(&P, 0, NULL, NULL);
+        progress(&P, 0);
+        const chk_sched_out *s0 = &P.outs[0];
+        X.independent = s0->foot && !s0->dependent && s0->status == VM_OK && blocks_may_be_independent(m, cfg);
+        r->independent = X.independent ? 1 : -1;
+        snprintf(r->dep_why, sizeof r->dep_why, "%s",
+                 s0->dependent ? s0->dep_why : s0->status != VM_OK ? "schedule 0 did not end cleanly"
+                 : !X.independent ? "blocks in flight together, host calls or device malloc" : "");
+    }
     run_all(&P, jobs);
     pthread_mutex_destroy(&P.lock);
+    free((void *)X.atoms);
     if (have_snap) mem_destroy(&snap);
 
     int code = PTXEMU_EXIT_OK;

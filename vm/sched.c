@@ -411,10 +411,18 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
 }
 
 /* Starts the next block of the launch order in slot c. */
-static void cta_start(vm_launch *L, vm_cta *c)
+const vm_hooks vm_skip_block;
+
+/* Starts the next block of the launch order in slot c; returns 0 when
+ * hooks.select skipped it (c stays free). */
+static int cta_start(vm_launch *L, vm_cta *c)
 {
     uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
-    if (L->hooks0 && L->hooks0->select && L->nres == 1) L->cfg.hooks = L->hooks0->select(L->hooks0->ctx, L, b);
+    if (L->hooks0 && L->hooks0->select && L->nres == 1) {
+        const vm_hooks *sel = L->hooks0->select(L->hooks0->ctx, L, b);
+        if (sel == &vm_skip_block) { L->next_cta++; return 0; }
+        L->cfg.hooks = sel;
+    }
     const vm_hooks *H = L->cfg.hooks;
     L->next_cta++;
     cta_reset(L, c, b);
@@ -423,6 +431,7 @@ static void cta_start(vm_launch *L, vm_cta *c)
     L->next_warp = 0;
     L->turn_progress = 0;
     if (H && H->cta_begin) H->cta_begin(H->ctx, L, c);
+    return 1;
 }
 
 /* resident > 1: rounds over the slots, a turn of each CTA in slot order;
@@ -472,7 +481,7 @@ vm_status vm_launch_step(vm_launch *L)
     while (!L->finished) {
         if (!c->live) {
             if (L->next_cta >= L->nctas) { L->finished = 1; break; }
-            cta_start(L, c);
+            if (!cta_start(L, c)) continue;
         }
         vm_status st = cta_round(L, c);
         if (st) return st;

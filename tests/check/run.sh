@@ -12,7 +12,7 @@ if [ "$1" = "-j" ]; then JOBS=$2; shift 2; fi
 PTXEMU=${PTXEMU:-build/ptxemu}
 CONF=${CONFORMANCE:-/work/shared/conformance/cases}
 DIRS=("$@")
-[ ${#DIRS[@]} -eq 0 ] && DIRS=("$CONF" tests/cases kernels tests/check/cases tests/check/cub tests/check/precision)
+[ ${#DIRS[@]} -eq 0 ] && DIRS=("$CONF" tests/cases kernels tests/check/cases tests/check/cub tests/check/precision tests/check/large)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
