@@ -117,6 +117,7 @@ typedef struct pool {
     chk_sched_out *outs;
     pthread_mutex_t lock;
     int next, done, findings;
+    chk_result seen;             /* distinct findings of the schedules done (progress only) */
 } pool;
 
 static void fail_copy(const chk_launch *X, chk_sched_out *so, int k)
@@ -146,7 +147,11 @@ static void progress(pool *P, int k)
 {
     pthread_mutex_lock(&P->lock);
     P->done++;
-    P->findings += P->outs[k].found.nfindings;
+    if (P->X->o->progress) {                     /* distinct findings so far, whatever the order */
+        const chk_result *f = &P->outs[k].found;
+        for (int i = 0; i < f->nfindings; i++)
+            if (chk_add_finding(&P->seen, INT32_MAX, f->findings[i].kind, f->findings[i].key, 0, 0, 1)) P->findings++;
+    }
     if (P->X->o->progress) P->X->o->progress(P->X->o->progress_ctx, P->done, P->nsched, P->findings);
     pthread_mutex_unlock(&P->lock);
 }
@@ -166,6 +171,40 @@ static void *worker(void *arg)
     }
     if (have) mem_destroy(&work);
     return NULL;
+}
+
+/* The resident memory of this process, or 0 when unknown. */
+static uint64_t rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long long size = 0, res = 0;
+    int n = fscanf(f, "%llu %llu", &size, &res);
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return n == 2 && page > 0 ? (uint64_t)res * (uint64_t)page : 0;
+}
+
+/* Launches of CHK_FULL_THREADS threads or more hold at most CHK_MEM_FACTOR
+ * times the memory of a plain run (estimated as what this process holds
+ * now, device memory included): the snapshot of the device memory is
+ * fixed, each schedule in flight adds a copy of it and the local memory of
+ * a block, so the number of schedules at once is capped. */
+#define CHK_MEM_FACTOR 4
+#define CHK_MEM_SLACK (1u << 20)
+
+static int memory_jobs(const mem_space *mem, const vm_config *cfg, int jobs)
+{
+    uint64_t nctas = (uint64_t)cfg->grid[0] * (cfg->grid[1] ? cfg->grid[1] : 1) * (cfg->grid[2] ? cfg->grid[2] : 1);
+    uint64_t tpb = (uint64_t)cfg->block[0] * (cfg->block[1] ? cfg->block[1] : 1) * (cfg->block[2] ? cfg->block[2] : 1);
+    if (nctas * tpb < CHK_FULL_THREADS) return jobs;
+    uint64_t M = mem->total, plain = rss_bytes();
+    if (!plain) plain = M + 4 * CHK_MEM_SLACK;
+    uint64_t local = (uint64_t)(cfg->local_size ? cfg->local_size : VM_DEFAULT_LOCAL) * tpb;
+    uint64_t budget = CHK_MEM_FACTOR * plain, fixed = plain + M, per = M + local + CHK_MEM_SLACK;
+    uint64_t n = budget > fixed ? (budget - fixed) / per : 0;
+    if (n < 1) n = 1;
+    return n < (uint64_t)jobs ? (int)n : jobs;
 }
 
 static int default_jobs(void)
@@ -353,6 +392,7 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
     int jobs = o->jobs > 0 ? o->jobs : default_jobs();
     if (cfg->ffi) jobs = 1;               /* host functions need not be thread-safe */
+    jobs = memory_jobs(mem, cfg, jobs);
     if (jobs > nsched) jobs = nsched;
     pool P;
     memset(&P, 0, sizeof P);
@@ -388,6 +428,7 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     }
     run_all(&P, jobs);
     pthread_mutex_destroy(&P.lock);
+    free(P.seen.findings);
     free((void *)X.atoms);
     if (have_snap) mem_destroy(&snap);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "tools.h"
 
@@ -21,6 +22,18 @@ static int usage_err(const char *msg, const char *arg)
                     "         [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH]\n"
                     "         [--max-findings N] [--timeout S] [--load LIB.so]... [--resident N] [--jobs N]\n");
     return PTXEMU_EXIT_USAGE;
+}
+
+/* Launches of this many threads or more show progress on a terminal. */
+#define PROGRESS_THREADS 100000ull
+
+static void show_progress(void *ctx, int done, int total, int findings)
+{
+    (void)ctx;
+    fprintf(stderr, "\rptxemu check: %d of %d schedules done, %d finding%s so far", done, total, findings,
+            findings == 1 ? "" : "s");
+    if (done == total) fputc('\n', stderr);
+    fflush(stderr);
 }
 
 int tool_cmd_check(int argc, char **argv)
@@ -67,6 +80,8 @@ int tool_cmd_check(int argc, char **argv)
     if (rc) { rt_case_free(&c); return rc; }
     o.libs = libs;
     o.nlibs = nlibs;
+    uint64_t threads = (uint64_t)c.grid[0] * c.grid[1] * c.grid[2] * c.block[0] * c.block[1] * c.block[2];
+    if (threads >= PROGRESS_THREADS && isatty(STDERR_FILENO)) o.progress = show_progress;
     diag_list d;
     diag_init(&d);
     chk_result r;
