@@ -764,20 +764,23 @@ static void report_use(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lan
     snprintf(key, sizeof key, "uninit:%u:%u", pc, o->valid ? o->pc : UINT32_MAX);
     chk_finding *f = add_finding(C->res, C->max_findings, CHK_UNINIT, key, C->seed, C->schedule);
     if (!f) return;
-    site_set(C, L, &f->at, pc, t, C->cta, "use");
     if (!o->valid) {
-        snprintf(f->msg, sizeof f->msg, "%s depends on an uninitialised value", what);
+        site_set(C, L, &f->at, pc, t, C->cta, "use");
+        snprintf(f->msg, sizeof f->msg, "an uninitialised value is used %s", what);
         return;
     }
-    site_set(C, L, &f->other, o->pc, o->tid, o->cta, o->shfl ? "shuffle" : "read");
+    /* the report sits at the load (the origin); the use is the other side */
+    site_set(C, L, &f->at, o->pc, o->tid, o->cta, o->shfl ? "shuffle" : "read");
+    site_set(C, L, &f->other, pc, t, C->cta, "use");
+    int uline = L->code[pc].line;
     if (o->shfl)
         snprintf(f->msg, sizeof f->msg,
-                 "%s depends on a value a shuffle took from lane %llu, which is outside its membermask or has exited "
-                 "(the value is undefined)", what, (unsigned long long)o->addr);
+                 "a shuffle took a value from lane %llu, which is outside its membermask (the value is undefined); it is "
+                 "used %s at ptx line %d", (unsigned long long)o->addr, what, uline);
     else
-        snprintf(f->msg, sizeof f->msg, "%s depends on a value read from %s memory at 0x%llx that %s wrote", what,
+        snprintf(f->msg, sizeof f->msg, "read of %s memory at 0x%llx that %s wrote; the value is used %s at ptx line %d",
                  o->space == BC_SP_SHARED ? "shared" : "local", (unsigned long long)o->addr,
-                 o->space == BC_SP_SHARED ? "no thread of the block" : "this thread never");
+                 o->space == BC_SP_SHARED ? "no thread of the block" : "this thread never", what, uline);
 }
 
 static inline int bits_all_set(const uint8_t *bm, uint64_t a, int n)

@@ -582,7 +582,7 @@ static int pf_read(void *ctx, uint64_t addr, void *dst, size_t n)
                 p->bad = 1;
                 uint16_t o = omem_get(p->c, okey_of(BC_SP_LOCAL, p->t, (ra + i) >> 2));
                 if (!o) o = origin_new(p->D, p->pc, p->t, p->cta->linear, BC_SP_LOCAL, ra + i, OK_UNWRITTEN);
-                use(p->D, p->L, p->cta, p->w, p->l, p->pc, o, "a printf argument");
+                use(p->D, p->L, p->cta, p->w, p->l, p->pc, o, "as a printf argument");
                 break;
             }
     }
@@ -605,7 +605,7 @@ static void host_args(chk_def *D, dcta *c, vm_launch *L, vm_cta *cta, vm_warp *w
             if (!bit_get(bm, fp + off + i)) {
                 uint16_t o = omem_get(c, okey_of(BC_SP_LOCAL, t, (fp + off + i) >> 2));
                 if (!o) o = origin_new(D, pc, t, cta->linear, BC_SP_LOCAL, fp + off + i, OK_UNWRITTEN);
-                use(D, L, cta, w, l, pc, o, printf_call ? "a printf argument" : "a host-call argument");
+                use(D, L, cta, w, l, pc, o, printf_call ? "as a printf argument" : "as a host-call argument");
                 return;
             }
         if (k < 2) memcpy(&arg[k], w->local + (uint64_t)l * L->cfg.local_size + fp + off, sz > 8 ? 8 : sz);
@@ -773,7 +773,7 @@ static void gcoll(chk_def *D, vm_launch *L, dwarp *dw, vm_warp *w, uint32_t P)
 
 /* ---- the step hook ---------------------------------------------------------------------------- */
 
-static const char *const use_guard = "a branch decision (the guard of an instruction with effects)";
+static const char *const use_guard = "in a branch decision (the guard of an instruction with effects)";
 
 void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
@@ -795,7 +795,7 @@ void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
             uint32_t t = (uint32_t)w->id * W32 + (uint32_t)l;
             if (t >= D->nthreads) continue;
             if (rule == DR_CALLI) {
-                if (dw->tainted && check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an indirect call target")) continue;
+                if (dw->tainted && check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an indirect call target")) continue;
                 uint64_t fa = R[I->a + (uint32_t)l] - BC_FUNC_ADDR_BASE;
                 call_enter(D, c, dw, w, l, t, I, fa < (uint64_t)D->m->nfuncs ? (int)fa : -1);
             } else if (rule == DR_CALL) call_enter(D, c, dw, w, l, t, I, (int)I->imm);
@@ -835,58 +835,58 @@ void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
         int l = __builtin_ctz(mm);
         switch (rule) {
         case DR_LD: {
-            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an address")) break;
+            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an address")) break;
             const uint32_t *dl = I->n > 1 ? &D->m->extra[I->x] : &I->d;
             for (int k = 0; k < I->n; k++) set(dw, dl[k], l, 0, 0);   /* the access hook fills in shared/local */
             break;
         }
         case DR_ST: case DR_MMA_MEM:
-            check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an address");
+            check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an address");
             if (rule == DR_MMA_MEM && I->op != OP_STMATRIX && I->op != OP_WMMA_STORE) {
                 const uint32_t *ol = &D->m->extra[I->x];
                 for (uint32_t k = 0; k < ol[0]; k++) set(dw, ol[4 + k], l, 0, 0);
             }
             break;
         case DR_ATOM:
-            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an address")) break;
-            if (check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "an atomic operand")) break;
-            if (I->m1 == BC_RED_CAS && check_use(D, L, cta, w, dw, l, I->c, 0xff, pc, "an atomic operand")) break;
+            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an address")) break;
+            if (check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "as an atomic operand")) break;
+            if (I->m1 == BC_RED_CAS && check_use(D, L, cta, w, dw, l, I->c, 0xff, pc, "as an atomic operand")) break;
             if (I->n) set(dw, I->d, l, 0, 0);
             break;
         case DR_CPASYNC:
-            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an address")) break;
-            if (check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "an address")) break;
-            check_use(D, L, cta, w, dw, l, I->c, 0xff, pc, "a copy size");
+            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an address")) break;
+            if (check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "as an address")) break;
+            check_use(D, L, cta, w, dw, l, I->c, 0xff, pc, "as a copy size");
             break;
         case DR_MBAR:
-            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "an address")) break;
+            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an address")) break;
             set(dw, I->d, l, 0, 0);
             break;
-        case DR_BRX: check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "a branch decision (brx.idx index)"); break;
+        case DR_BRX: check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "in a branch decision (brx.idx index)"); break;
         case DR_SHFL:
-            if (check_use(D, L, cta, w, dw, l, I->x, 0xff, pc, "a collective's membermask")) break;
-            if (check_use(D, L, cta, w, dw, l, I->b, 0x0f, pc, "a shuffle's source lane")) break;
-            check_use(D, L, cta, w, dw, l, I->c, 0x0f, pc, "a shuffle's clamp");
+            if (check_use(D, L, cta, w, dw, l, I->x, 0xff, pc, "as a collective's membermask")) break;
+            if (check_use(D, L, cta, w, dw, l, I->b, 0x0f, pc, "as a shuffle's source lane")) break;
+            check_use(D, L, cta, w, dw, l, I->c, 0x0f, pc, "as a shuffle's clamp");
             break;
         case DR_VOTE: case DR_MATCH: case DR_REDUX: case DR_ELECT: case DR_WARPSYNC:
-            if (check_use(D, L, cta, w, dw, l, I->x, 0xff, pc, "a collective's membermask")) break;
+            if (check_use(D, L, cta, w, dw, l, I->x, 0xff, pc, "as a collective's membermask")) break;
             if (rule != DR_ELECT && rule != DR_WARPSYNC)
-                check_use(D, L, cta, w, dw, l, I->a, rule == DR_VOTE ? 1 : 0xff, pc, "a collective operand");
+                check_use(D, L, cta, w, dw, l, I->a, rule == DR_VOTE ? 1 : 0xff, pc, "as a collective operand");
             if (rule != DR_WARPSYNC) {
                 set(dw, I->d, l, 0, 0);
                 if (I->flags & BC_IF_HAS_E) set(dw, I->e, l, 0, 0);
             }
             break;
         case DR_BAR:
-            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "a barrier id")) break;
-            if (I->n && check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "a barrier thread count")) break;
-            if (I->m1 >= 2) { check_use(D, L, cta, w, dw, l, I->c, 1, pc, "a barrier reduction operand"); set(dw, I->d, l, 0, 0); }
+            if (check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as a barrier id")) break;
+            if (I->n && check_use(D, L, cta, w, dw, l, I->b, 0xff, pc, "as a barrier thread count")) break;
+            if (I->m1 >= 2) { check_use(D, L, cta, w, dw, l, I->c, 1, pc, "as a barrier reduction operand"); set(dw, I->d, l, 0, 0); }
             break;
         case DR_MMA: {
             const uint32_t *ol = &D->m->extra[I->x];
             uint32_t nsrc = ol[1] + ol[2] + ol[3];
             for (uint32_t k = 0; k < nsrc; k++)
-                if (check_use(D, L, cta, w, dw, l, ol[4 + ol[0] + k], 0xff, pc, "a matrix instruction operand")) break;
+                if (check_use(D, L, cta, w, dw, l, ol[4 + ol[0] + k], 0xff, pc, "as a matrix instruction operand")) break;
             for (uint32_t k = 0; k < ol[0]; k++) set(dw, ol[4 + k], l, 0, 0);
             break;
         }
@@ -912,7 +912,7 @@ void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
         if (!isst || !dw->tainted) return;
         const uint32_t *sl = I->n > 1 ? &D->m->extra[I->x] : &I->b;
         for (int k = 0; k < I->n; k++)
-            if (check_use(D, L, cta, w, dw, lane, sl[k], (uint8_t)((1u << I->m1) - 1), pc, "a value stored to global memory"))
+            if (check_use(D, L, cta, w, dw, lane, sl[k], (uint8_t)((1u << I->m1) - 1), pc, "in a store to global memory"))
                 return;
         return;
     }

@@ -212,8 +212,11 @@ static const char *const rule_text[CHK_NKINDS] = {
     "A CTA barrier is misused: an aligned barrier reached divergently or at different instructions, more "
     "threads than its count, a count that is not a multiple of 32, or bar.red mixed with other forms.",
     "An out-of-bounds or misaligned memory access.",
-    "A read of shared or local memory that nothing wrote.",
-    "The final memory contents depend on how diverged threads are interleaved."
+    "A value read from shared or local memory that nothing wrote (or shuffled from a lane outside the mask) is "
+    "used: it decides a branch, forms an address, is stored to global memory, or is an operand of a collective, an "
+    "atomic, a barrier, printf or a host call. Reported at the load, with the use.",
+    "The final memory contents depend on how diverged threads are interleaved (including results that depend on "
+    "which lanes __activemask() returned), or the launch traps, asserts or faults only under some schedules."
 };
 
 /* A URI for a file path: relative paths stay relative (to the checkout),
