@@ -920,6 +920,12 @@ void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     if (t >= D->nthreads || addr + (uint64_t)size > lim || size <= 0) return;
     uint8_t *bm = space == BC_SP_SHARED ? c->sh_def : loc_map(D, c, t);
     uint32_t ot = space == BC_SP_SHARED ? 0 : t;
+    if (!dw->tainted && size <= 8 && (addr & 7) + (uint64_t)size <= 8) {
+        /* the common case: a clean warp, bytes within one byte of the map */
+        uint8_t m = (uint8_t)(((1u << size) - 1) << (addr & 7));
+        if ((flags & VM_ACC_WRITE) && !((flags & VM_ACC_READ) && isld)) { bm[addr >> 3] |= m; return; }
+        if ((flags & VM_ACC_READ) && !(flags & VM_ACC_WRITE) && (bm[addr >> 3] & m) == m) return;
+    }
     if ((flags & VM_ACC_READ) && isld) {
         const uint32_t *dl = I->n > 1 ? &D->m->extra[I->x] : &I->d;
         uint32_t sz = I->m1;

@@ -410,7 +410,7 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     }
     P.snap = &snap;
     X.snap = have_snap ? &snap : NULL;
-    X.adv_sampled = adversarial_samples(cfg);
+    X.adv_sampled = nsched > 1 && adversarial_samples(cfg);
     pthread_mutex_init(&P.lock, NULL);
     if (X.adv_sampled && nsched > 1) {
         /* schedule 0 first: whether its blocks are independent decides how the
