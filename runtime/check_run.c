@@ -115,6 +115,7 @@ typedef struct pool {
     mem_space *mem;              /* the caller's: schedule 0 runs on it */
     const mem_space *snap;       /* before the launch: each worker copies it once, and restores its copy */
     chk_sched_out *outs;
+    int *todo, ntodo;            /* the schedules to run, in order */
     pthread_mutex_t lock;
     int next, done, findings;
     chk_result seen;             /* distinct findings of the schedules done (progress only) */
@@ -152,7 +153,8 @@ static void progress(pool *P, int k)
         for (int i = 0; i < f->nfindings; i++)
             if (chk_add_finding(&P->seen, INT32_MAX, f->findings[i].kind, f->findings[i].key, 0, 0, 1)) P->findings++;
     }
-    if (P->X->o->progress) P->X->o->progress(P->X->o->progress_ctx, P->done, P->nsched, P->findings);
+    if (P->X->o->progress)
+        P->X->o->progress(P->X->o->progress_ctx, P->done < P->nsched ? P->done : P->nsched, P->nsched, P->findings);
     pthread_mutex_unlock(&P->lock);
 }
 
@@ -163,7 +165,7 @@ static void *worker(void *arg)
     int have = 0;
     for (;;) {
         pthread_mutex_lock(&P->lock);
-        int k = P->next < P->nsched ? P->next++ : -1;
+        int k = P->next < P->ntodo ? P->todo[P->next++] : -1;
         pthread_mutex_unlock(&P->lock);
         if (k < 0) break;
         run_one(P, k, &work, &have);
@@ -400,10 +402,14 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     P.nsched = nsched;
     P.mem = mem;
     P.outs = calloc((size_t)nsched, sizeof *P.outs);
+    P.todo = calloc((size_t)nsched, sizeof *P.todo);
+    for (int k = 0; P.todo && k < nsched; k++) P.todo[k] = k;
+    P.ntodo = nsched;
     mem_space snap;
     int have_snap = nsched > 1 && !mem_copy(&snap, mem);
-    if (!P.outs || (nsched > 1 && !have_snap)) {
+    if (!P.outs || !P.todo || (nsched > 1 && !have_snap)) {
         free(P.outs);
+        free(P.todo);
         free((void *)X.sem);
         snprintf(r->end_msg, sizeof r->end_msg, "out of host memory for the checker's copy of the device memory");
         return PTXEMU_EXIT_USAGE;
@@ -412,23 +418,33 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     X.snap = have_snap ? &snap : NULL;
     X.adv_sampled = nsched > 1 && adversarial_samples(cfg);
     pthread_mutex_init(&P.lock, NULL);
-    if (X.adv_sampled && nsched > 1) {
-        /* schedule 0 first: whether its blocks are independent decides how the
-         * adversarial schedules run (only their sampled blocks, or all) */
+    if (X.adv_sampled) {
+        /* adversarial schedules assume independent blocks (running only their
+         * sampled blocks) while schedule 0, taken first, finds out; if it
+         * finds them dependent, those schedules run again with every block */
         X.atoms = chk_atom_table(m->bc);
-        P.next = 1;
-        run_one(&P, 0, NULL, NULL);
-        progress(&P, 0);
-        const chk_sched_out *s0 = &P.outs[0];
-        X.independent = s0->foot && !s0->dependent && s0->status == VM_OK && blocks_may_be_independent(m, cfg);
-        r->independent = X.independent ? 1 : -1;
-        snprintf(r->dep_why, sizeof r->dep_why, "%s",
-                 s0->dependent ? s0->dep_why : s0->status != VM_OK ? "schedule 0 did not end cleanly"
-                 : !X.independent ? "blocks in flight together, host calls or device malloc" : "");
+        X.independent = blocks_may_be_independent(m, cfg);
     }
     run_all(&P, jobs);
+    if (X.adv_sampled) {
+        const chk_sched_out *s0 = &P.outs[0];
+        int indep = X.independent && s0->foot && !s0->dependent && s0->status == VM_OK;
+        r->independent = indep ? 1 : -1;
+        snprintf(r->dep_why, sizeof r->dep_why, "%s",
+                 s0->dependent ? s0->dep_why : s0->status != VM_OK ? "schedule 0 did not end cleanly"
+                 : !indep ? "blocks in flight together, host calls or device malloc" : "");
+        if (!indep) {
+            X.independent = 0;
+            P.ntodo = 0;
+            for (int k = 1; k < nsched; k++)
+                if (P.outs[k].partial) { chk_sched_out_free(&P.outs[k]); P.todo[P.ntodo++] = k; }
+            P.next = 0;
+            run_all(&P, jobs);
+        }
+    }
     pthread_mutex_destroy(&P.lock);
     free(P.seen.findings);
+    free(P.todo);
     free((void *)X.atoms);
     if (have_snap) mem_destroy(&snap);
 
