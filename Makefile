@@ -18,7 +18,7 @@ ifeq ($(DISPATCH),switch)
 CFLAGS_MODE += -DPTXEMU_NO_COMPUTED_GOTO
 endif
 CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
-LDLIBS := -lffi -lm -ldl -lreadline
+LDLIBS := -lffi -lm -ldl -lreadline -pthread
 PREFIX ?= /usr/local
 
 GEN := $(BUILD)/gen

@@ -2,7 +2,7 @@
  *
  *   ptxemu check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S]
  *                [--format text|json|sarif] [--output PATH] [--max-findings N]
- *                [--timeout S] [--load LIB.so]... [--resident N]
+ *                [--timeout S] [--load LIB.so]... [--resident N] [--jobs N]
  *
  * Exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; when there is
  * no finding but the launch itself ended abnormally for a reason the checker
@@ -12,11 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "tools.h"
 #include "commands.h"
 
 static int check_main(int argc, char **argv);
+
+/* Launches of this many threads or more show progress on a terminal. */
+#define PROGRESS_THREADS 100000ull
+
+static void show_progress(void *ctx, int done, int total, int findings)
+{
+    (void)ctx;
+    fprintf(stderr, "\rptxemu check: %d of %d schedules done, %d finding%s so far", done, total, findings,
+            findings == 1 ? "" : "s");
+    if (done == total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
 
 const tool_command tool_cmd_check = {
     .name = "check",
@@ -38,6 +52,7 @@ const tool_command tool_cmd_check = {
         "  --timeout S            stop each schedule after S seconds\n"
         "  --load LIB.so          host library for .extern functions (repeatable)\n"
         "  --resident N           keep N blocks in flight at once\n"
+        "  -j, --jobs N           run N schedules at once on host threads (default: every core)\n"
         "  -h, --help             print this help\n"
         "\n"
         "exit status: 0 no finding, 1 findings, 2 usage, 3 PTX error; with no finding but a launch\n"
@@ -73,7 +88,10 @@ static int check_main(int argc, char **argv)
             o.max_findings = (int)strtol(v, &end, 0);
             if (*end || o.max_findings < 1) rc = tool_usage_error(cmd, "--max-findings wants a positive number, not '%s'", v);
         } else if (!strcmp(a, "--timeout")) o.timeout = atof(v);
-        else if (!strcmp(a, "--resident")) {
+        else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+            o.jobs = (int)strtol(v, &end, 0);
+            if (*end || o.jobs < 1) rc = tool_usage_error(cmd, "--jobs wants a positive number, not '%s'", v);
+        } else if (!strcmp(a, "--resident")) {
             o.resident = (int)strtol(v, &end, 0);
             if (*end || o.resident < 1) rc = tool_usage_error(cmd, "--resident wants a positive number, not '%s'", v);
         }
@@ -88,6 +106,8 @@ static int check_main(int argc, char **argv)
     if (rc) { rt_case_free(&c); return rc; }
     o.libs = libs;
     o.nlibs = nlibs;
+    uint64_t threads = (uint64_t)c.grid[0] * c.grid[1] * c.grid[2] * c.block[0] * c.block[1] * c.block[2];
+    if (threads >= PROGRESS_THREADS && isatty(STDERR_FILENO)) o.progress = show_progress;
     diag_list d;
     diag_init(&d);
     chk_result r;
@@ -108,8 +128,9 @@ static int check_main(int argc, char **argv)
             else if (!strcmp(format, "sarif")) chk_write_sarif(&r, out);
             else chk_write_text(&r, out, replay);
             if (out != stdout) fclose(out);
-            if (!r.nfindings && r.status != VM_OK && r.end_msg[0])
-                fprintf(stderr, "ptxemu check: the launch did not end cleanly (not a checker finding): %s\n", r.end_msg);
+            if (!r.nfindings && r.status != VM_OK && r.end_msg[0] && (out != stdout || strcmp(format, "text")))
+                fprintf(stderr, "ptxemu check: the launch ended with %s (no checker finding; exit status %d): %s\n",
+                        vm_status_name(r.status), code, r.end_msg);
         }
     }
     chk_result_free(&r);

@@ -843,6 +843,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     uint64_t fa = 0;               /* faulting address */
     uint32_t m = group;
     const bc_insn *I = NULL;
+    L->group = group;
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
     uint32_t stop = UINT32_MAX;

@@ -124,7 +124,17 @@ typedef struct vm_hooks {
     /* before each instruction a lane group issues; nonzero pauses the launch
      * before it (vm_launch_step returns VM_PAUSED and can be called again) */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* resident == 1 only, read from vm_config.hooks: before block `linear`
+     * starts, returns the hooks in force for it (NULL: none, so the block
+     * runs on the plain fast paths) until the next block starts, or
+     * &vm_skip_block to not run the block at all; the checker instruments a
+     * sample of the blocks this way, and skips blocks that cannot change
+     * its comparison (docs/CHECKING.md, "Large launches"). */
+    const struct vm_hooks *(*select)(void *ctx, vm_launch *L, uint64_t linear);
 } vm_hooks;
+
+/* The value hooks.select returns for a block that is not to run. */
+extern const vm_hooks vm_skip_block;
 
 /* Output sink for device printf. */
 typedef void (*vm_output_fn)(void *ctx, const char *text, size_t len);
@@ -230,6 +240,8 @@ struct vm_launch {
     uint8_t *gc_host;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
+    const vm_hooks *hooks0;    /* vm_config.hooks as given (hooks.select may swap cfg.hooks per block) */
+    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it) */
 };
 
 /* Places the module's variables in mem (once per module per mem_space):
