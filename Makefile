@@ -39,8 +39,11 @@ TOOL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TOOL_SRCS))
 
 all: $(BUILD)/ptxemu build/ptxemu
 
+# always relinked: make compares the link's target, so after a build in
+# another MODE it would otherwise keep pointing there
 build/ptxemu: $(BUILD)/ptxemu
-	@mkdir -p build && ln -sf $(MODE)/ptxemu build/ptxemu
+	@mkdir -p build && ln -sfn $(MODE)/ptxemu build/ptxemu
+.PHONY: build/ptxemu
 
 $(BUILD)/libptxemu.a: $(LIB_OBJS)
 	ar rcs $@ $^
@@ -55,6 +58,12 @@ $(GEN)/ptx.tab.c $(GEN)/ptx.tab.h: parser/ptx.y
 $(GEN)/ptx.lex.c $(GEN)/ptx.lex.h: lexer/ptx.l $(GEN)/ptx.tab.h
 	@mkdir -p $(GEN)
 	flex --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
+
+# the version, from one place (the VERSION file)
+$(GEN)/version.h: VERSION
+	@mkdir -p $(GEN)
+	printf '#define PTXEMU_VERSION "%s"\n' "$$(tr -d ' \n' < VERSION)" > $@
+$(BUILD)/tools/ptxemu.o: $(GEN)/version.h
 
 # generated code is compiled without -Werror's pickier warnings
 $(GEN)/%.o: $(GEN)/%.c
@@ -80,8 +89,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxemu $(DESTDIR)$(PREFIX)/bin/ptxemu
 	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
-	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h runtime/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
+	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h vm/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
 	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tools/ptxemu.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ptxemu
 
 clean:
 	rm -rf build

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ptxemu.h"
 #include "ast.h"
+#include "builtins.h"
 
 /* Reads a whole file; NULL with diag on failure.  Caps at 256 MiB. */
 static char *read_file(const char *path, size_t *len, diag_list *d)
@@ -98,7 +99,9 @@ vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *ke
             return fault->status = VM_ERROR;
         d->placed = m;
     }
-    return vm_run(m->bc, &d->mem, d->var_addr, k, cfg, fault, insns);
+    vm_config c = *cfg;
+    if (!c.builtins) c.builtins = &rt_builtins_printf;
+    return vm_run(m->bc, &d->mem, d->var_addr, k, &c, fault, insns);
 }
 
 int ptxemu_exit_code(vm_status s)

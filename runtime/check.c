@@ -28,7 +28,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include <sys/mman.h>
+#include "check_int.h"
 #include "ptxemu.h"
 
 const char *const chk_kind_names[CHK_NKINDS] = {
@@ -143,16 +144,21 @@ static void vc_max(vc *x, const vc *a)
 
 /* ---- shadow memory ---------------------------------------------------------------- */
 
-typedef struct rec {
-    uint64_t seq;                /* event number (cross-CTA ordering) */
-    uint64_t cta;                /* linear CTA index */
+typedef struct rec {             /* 16 bytes */
+    uint32_t cta;                /* linear CTA index (low 32 bits) */
     uint32_t clk, pc;
     uint16_t tid;                /* linear thread index in the CTA */
     uint8_t flags;               /* VM_ACC_* | REC_* */
-    uint8_t bytes;               /* bytes of the word touched */
+    uint8_t bytes;               /* low 4 bits: bytes of the word touched; reads: high 4 bits: age */
 } rec;
 
-typedef struct shadow { rec w; rec r[CHK_NREADS]; } shadow;
+#define RBYTES(r) ((r)->bytes & 15)
+/* Concurrent reads of a word; when all are valid, a new read replaces the
+ * oldest (the lowest age). */
+typedef struct rset { rec r[CHK_NREADS]; } rset;
+/* Shared memory: a word's last write and reads, per CTA (records of an
+ * earlier CTA are stale: invalid). */
+typedef struct shadow { rec w; rset rd; } shadow;
 
 /* Open-addressing table from a word key to a slot in a pool. */
 typedef struct wtab { uint64_t *keys; uint32_t *idx; size_t cap, n; } wtab;
@@ -202,6 +208,79 @@ static void wtab_clear(wtab *t)
 
 static void wtab_free(wtab *t) { free(t->keys); free(t->idx); memset(t, 0, sizeof *t); }
 
+/* Pages of records over guest global memory (see gp_get). */
+typedef struct gptab {
+    wtab map;                    /* page number -> index + 1 in pages */
+    void **pages;
+    uint32_t n, cap;
+    void **free;                 /* recycled pages */
+    uint32_t nfree, capfree;
+    size_t elem;                 /* bytes per word */
+    uint64_t last_key;
+    void *last;
+} gptab;
+
+/* ---- global shadow pages ------------------------------------------------------------ */
+
+/* Pages of per-word records in guest global memory, mapped on demand
+ * (untouched parts cost no memory): the last write of each word (kept for
+ * the whole launch: other blocks' writes conflict), and the reads (with
+ * one CTA in flight, only its own reads matter: the read pages are taken
+ * back at each CTA's start and reused without clearing, their records
+ * being stale). */
+#define GP_BITS 14               /* words per page: 1 << GP_BITS */
+
+static void *gp_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) abort();
+    return p;
+}
+
+/* The page of `word` in T (created, or taken from the free list). */
+static void *gp_get(gptab *T, uint64_t word)
+{
+    uint64_t key = word >> GP_BITS;
+    if (T->last && T->last_key == key) return T->last;
+    int ins;
+    uint32_t i = wtab_get(&T->map, key, T->n + 1, &ins);
+    if (ins) {
+        if (T->n == T->cap) {
+            T->cap = T->cap ? T->cap * 2 : 64;
+            T->pages = realloc(T->pages, (size_t)T->cap * sizeof *T->pages);
+            if (!T->pages) abort();
+        }
+        T->pages[T->n++] = T->nfree ? T->free[--T->nfree] : gp_map(T->elem << GP_BITS);
+    }
+    T->last_key = key;
+    return T->last = T->pages[i - 1];
+}
+
+/* The pages go to the free list (their records stay, stale). */
+static void gp_recycle(gptab *T)
+{
+    if (!T->n) return;
+    if (T->nfree + T->n > T->capfree) {
+        T->capfree = T->nfree + T->n;
+        T->free = realloc(T->free, (size_t)T->capfree * sizeof *T->free);
+        if (!T->free) abort();
+    }
+    memcpy(T->free + T->nfree, T->pages, (size_t)T->n * sizeof *T->pages);
+    T->nfree += T->n;
+    T->n = 0;
+    T->last = NULL;
+    wtab_clear(&T->map);
+}
+
+static void gp_free(gptab *T)
+{
+    for (uint32_t i = 0; i < T->n; i++) munmap(T->pages[i], T->elem << GP_BITS);
+    for (uint32_t i = 0; i < T->nfree; i++) munmap(T->free[i], T->elem << GP_BITS);
+    free(T->pages);
+    free(T->free);
+    wtab_free(&T->map);
+}
+
 /* A flag word that carried a release. */
 typedef struct syncloc { vc *rel; uint64_t rel_cta; } syncloc;
 
@@ -213,7 +292,6 @@ typedef struct thr {
     uint64_t fence_seq;
     uint32_t fence_clk;
     uint8_t fenced;
-    uint8_t *local_written;      /* bit per local byte, or NULL */
     uint32_t suspect;            /* lanes named in our mask that joined another rendezvous */
     uint32_t suspect_pc;
 } thr;
@@ -229,6 +307,18 @@ typedef struct ck {
     uint64_t seed;
     int schedule;
     sched S;
+    vm_hooks H;                  /* the hooks of instrumented blocks */
+    chk_def *def;                /* definedness of values (check_def.c) */
+    const uint64_t *sample;      /* sorted linear indices of the instrumented blocks; NULL: all */
+    uint64_t nsample;
+    int skip_others;             /* blocks outside the sample do not run at all (independent blocks) */
+    /* block independence (the hardware-like schedule of a sampled launch) */
+    vm_hooks Hfoot;              /* for blocks outside the sample: the footprint only */
+    gptab fp;                    /* per global word: first block + 1 (24 bits), FP_* flags, atomic op */
+    const uint8_t *atoms;        /* per pc: the atomic's op + 1 when commutative with an unused result, else FP_OP_ANY */
+    int foot, dependent;
+    uint32_t dep_pc;
+    char dep_why[160];
     /* launch geometry */
     uint32_t n;                  /* threads per CTA */
     uint32_t block[3], grid[3];
@@ -241,12 +331,12 @@ typedef struct ck {
     /* shared memory */
     uint64_t shared_size;
     shadow *sh;
-    uint8_t *sh_written;
     wtab sh_sync;
     syncloc *sh_locs; uint32_t nsh_locs, capsh_locs;
     /* global memory */
     wtab gl;
-    shadow *gl_pool; uint32_t ngl, capgl;
+    gptab gw, gr;                /* last writes (whole launch), reads (CTA in flight when one) */
+    int gr_tag;                  /* read records are per CTA (one CTA in flight: pages recycled) */
     wtab gl_sync;
     syncloc *gl_locs; uint32_t ngl_locs, capgl_locs;
     uint32_t local_size;
@@ -268,7 +358,7 @@ typedef struct ck {
 
 /* The fields that belong to the CTA in flight (threads, barriers, shared shadow). */
 #define CK_CTA_FIELDS(X) X(cta) X(ctaid) X(t) X(pend) X(bar_done_step) X(bar_join) X(bar_seen) X(bar_nseen) \
-    X(bar_count) X(sh) X(sh_written) X(sh_sync) X(sh_locs) X(nsh_locs) X(capsh_locs) X(pauses)
+    X(bar_count) X(sh) X(sh_sync) X(sh_locs) X(nsh_locs) X(capsh_locs) X(pauses)
 #define CK_COPY(f) memcpy(&to->f, &from->f, sizeof to->f);
 static void ck_copy_cta(struct ck *to, const struct ck *from) { CK_CTA_FIELDS(CK_COPY) }
 
@@ -308,12 +398,12 @@ static void site_set(const ck *C, const vm_launch *L, chk_site *s, uint32_t pc, 
     grid_coords(C, cta_lin, s->cta);
 }
 
-/* Records a finding (deduplicated by key); returns it, or NULL when capped. */
-static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule)
+chk_finding *chk_add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule,
+                             uint64_t n)
 {
     for (int i = 0; i < r->nfindings; i++)
-        if (r->findings[i].kind == kind && !strcmp(r->findings[i].key, key)) { r->findings[i].count++; return NULL; }
-    if (r->nfindings >= max) { r->dropped++; return NULL; }
+        if (r->findings[i].kind == kind && !strcmp(r->findings[i].key, key)) { r->findings[i].count += n; return NULL; }
+    if (r->nfindings >= max) { r->dropped += n; return NULL; }
     if (r->nfindings == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 16;
         r->findings = realloc(r->findings, (size_t)r->cap * sizeof *r->findings);
@@ -322,11 +412,18 @@ static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const cha
     chk_finding *f = &r->findings[r->nfindings++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
-    f->count = 1;
+    f->count = n;
     f->seed = seed;
     f->schedule = schedule;
     snprintf(f->key, sizeof f->key, "%s", key);
     return f;
+}
+
+/* A finding of this schedule (its list is not capped: the merge caps). */
+static chk_finding *add_finding(chk_result *r, int max, chk_kind kind, const char *key, uint64_t seed, int schedule)
+{
+    (void)max;
+    return chk_add_finding(r, INT32_MAX, kind, key, seed, schedule, 1);
 }
 
 /* ---- CTA lifetime ------------------------------------------------------------------ */
@@ -342,7 +439,6 @@ static void cta_reset_state(ck *C)
     if (C->t)
         for (uint32_t i = 0; i < C->n; i++) {
             vc_unref(C->t[i].base);
-            free(C->t[i].local_written);
         }
     if (C->pend)
         for (int i = 0; i < C->nwarps * VM_NBAR; i++) arr_clear(&C->pend[i]);
@@ -374,14 +470,16 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
         C->pend = calloc((size_t)C->nwarps * VM_NBAR, sizeof *C->pend);
         C->shared_size = L->shared_size;
         C->sh = calloc(C->shared_size / 4 + 2, sizeof *C->sh);
-        C->sh_written = calloc(C->shared_size / 8 + 2, 1);
         C->local_size = L->cfg.local_size;
         C->bar_seen = calloc((size_t)VM_NBAR * (C->n / 8 + 1), 1);
-        if (!C->t || !C->pend || !C->sh || !C->sh_written || !C->bar_seen) abort();
+        if (!C->t || !C->pend || !C->sh || !C->bar_seen) abort();
     } else {
-        cta_reset_state(C);
-        memset(C->sh, 0, (C->shared_size / 4 + 2) * sizeof *C->sh);
-        memset(C->sh_written, 0, C->shared_size / 8 + 2);
+        cta_reset_state(C);               /* shared shadow records of the last CTA are stale */
+    }
+    chk_def_cta_begin(C->def, L, cta);
+    if (L->nres == 1) {                       /* only this CTA's global reads matter from now on */
+        C->gr_tag = 1;
+        gp_recycle(&C->gr);
     }
     C->cta = cta->linear;
     memcpy(C->ctaid, cta->ctaid, sizeof C->ctaid);
@@ -396,7 +494,7 @@ static void h_cta_begin(void *ctx, vm_launch *L, vm_cta *cta)
 
 /* ---- vector clock operations on threads ------------------------------------------- */
 
-static uint32_t vget(const ck *C, uint32_t t, uint32_t u)
+static inline uint32_t vget(const ck *C, uint32_t t, uint32_t u)
 {
     return u == t ? C->t[t].clk : C->t[t].base->v[u];
 }
@@ -442,17 +540,19 @@ static void assign(ck *C, uint32_t t, vc *J)
 
 /* ---- race detection --------------------------------------------------------------- */
 
-static int hb(const ck *C, const rec *r, uint32_t t)
+static inline int cur_cta(const ck *C, const rec *r) { return r->cta == (uint32_t)C->cta; }
+
+static inline int hb(const ck *C, const rec *r, uint32_t t)
 {
-    if (r->cta == C->cta) return r->clk <= vget(C, t, r->tid);
+    if (cur_cta(C, r)) return r->clk <= vget(C, t, r->tid);
     const vc *snap = fm_get(C->t[t].base, r->cta);
     return snap && r->clk <= snap->v[r->tid];
 }
 
-static int same_thread(const ck *C, const rec *r, uint32_t t) { return r->cta == C->cta && r->tid == t; }
+static inline int same_thread(const ck *C, const rec *r, uint32_t t) { return cur_cta(C, r) && r->tid == t; }
 
 /* Conflicting marked accesses that are synchronisation, not races. */
-static int benign(const rec *r, int flags, int fenced)
+static inline int benign(const rec *r, int flags, int fenced)
 {
     int pm = r->flags & MARKED, cm = flags & MARKED;
     /* a plain load next to atomic updates (the first read of a CAS loop)
@@ -481,7 +581,7 @@ static void report_race(ck *C, vm_launch *L, int space, uint64_t addr, uint32_t 
     site_set(C, L, &f->at, pc, t, C->cta, acc_name(flags));
     site_set(C, L, &f->other, r->pc, r->tid, r->cta, acc_name(r->flags));
     const char *sp = space == BC_SP_SHARED ? "shared" : "global";
-    if (r->cta != C->cta)
+    if (!cur_cta(C, r))
         snprintf(f->msg, sizeof f->msg,
                  "%s of %s memory at 0x%llx races with a %s by block (%u,%u,%u) thread (%u,%u,%u): "
                  "blocks are not ordered without a fence and an atomic or volatile flag",
@@ -516,8 +616,42 @@ static int silent_store(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_
     return 1;
 }
 
-static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, shadow *s, int space, uint64_t addr,
-                       int size, uint64_t word, uint32_t t, uint32_t pc, int flags, uint8_t bytes)
+/* Whether a record counts: valid, and for per-CTA records (shared memory,
+ * recycled global read pages) made by the CTA in flight. */
+static inline int live(const ck *C, const rec *r, int tagged)
+{
+    return (r->flags & REC_VALID) && (!tagged || cur_cta(C, r));
+}
+
+/* Makes read slot k the newest: its age is one above the other valid
+ * ones (ages are renumbered from 0 when they would pass 15). */
+static void read_renumber(const ck *C, rset *rs, int k, int tagged)
+{
+    int order[CHK_NREADS], n = 0;
+    for (int i = 0; i < CHK_NREADS; i++) {
+        if (i == k || !live(C, &rs->r[i], tagged)) continue;
+        int j = n++;
+        while (j > 0 && (rs->r[order[j - 1]].bytes >> 4) > (rs->r[i].bytes >> 4)) { order[j] = order[j - 1]; j--; }
+        order[j] = i;
+    }
+    for (int i = 0; i < n; i++) rs->r[order[i]].bytes = (uint8_t)(RBYTES(&rs->r[order[i]]) | i << 4);
+    rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | n << 4);
+}
+
+static inline void read_age(const ck *C, rset *rs, int k, int tagged)
+{
+    int mx = -1;
+    for (int i = 0; i < CHK_NREADS; i++)
+        if (i != k && live(C, &rs->r[i], tagged) && (rs->r[i].bytes >> 4) > mx) mx = rs->r[i].bytes >> 4;
+    if (mx >= 15) { read_renumber(C, rs, k, tagged); return; }
+    rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | (mx + 1) << 4);
+}
+
+/* One access to one word: w its last write, rs its reads; wtag/rtag: the
+ * records are per CTA. */
+static inline __attribute__((always_inline)) void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, rec *wr, rset *rs, int wtag, int rtag,
+                       int space, uint64_t addr, int size, uint64_t word, uint32_t t, uint32_t pc, int flags,
+                       uint8_t bytes)
 {
     int fenced = C->t[t].fenced;
     int write = (flags & VM_ACC_WRITE) != 0;
@@ -525,50 +659,36 @@ static void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, s
     /* blocks: only writes of different values race directly; a read of
      * another block's write shows as a schedule finding when the order of
      * the blocks changes the result */
-    if ((s->w.flags & REC_VALID) && (s->w.bytes & bytes) && !same_thread(C, &s->w, t) && !benign(&s->w, flags, fenced) &&
-        !hb(C, &s->w, t) && (write || s->w.cta == C->cta) &&
+    if (wr && live(C, wr, wtag) && (wr->bytes & bytes) && !same_thread(C, wr, t) && !benign(wr, flags, fenced) &&
+        !hb(C, wr, t) && (write || cur_cta(C, wr)) &&
         !(write && !(flags & VM_ACC_ATOMIC) && silent_store(L, cta, w, lane, pc, space, word, bytes, addr, size)))
-        bad = &s->w;
+        bad = wr;
     if (write && !bad)
         for (int i = 0; i < CHK_NREADS; i++) {
-            rec *r = &s->r[i];
-            if ((r->flags & REC_VALID) && (r->bytes & bytes) && r->cta == C->cta && !same_thread(C, r, t) &&
+            rec *r = &rs->r[i];
+            if (live(C, r, rtag) && (r->bytes & bytes) && cur_cta(C, r) && !same_thread(C, r, t) &&
                 !benign(r, flags, fenced) && !hb(C, r, t)) { bad = r; break; }
         }
     if (bad) report_race(C, L, space, addr, t, pc, flags, bad);
-    rec nr = { C->seq, C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)), bytes };
+    rec nr = { (uint32_t)C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)),
+               bytes };
     if (write) {
-        s->w = nr;
-        for (int i = 0; i < CHK_NREADS; i++) if (s->r[i].bytes & bytes) s->r[i].flags = 0;
+        *wr = nr;
+        for (int i = 0; i < CHK_NREADS; i++) if (rs->r[i].bytes & bytes) rs->r[i].flags = 0;
         return;
     }
     int slot = -1;
     for (int i = 0; i < CHK_NREADS; i++) {
-        rec *r = &s->r[i];
-        if ((r->flags & REC_VALID) && (same_thread(C, r, t) || (r->bytes == bytes && hb(C, r, t)))) r->flags = 0;
-        if (!(r->flags & REC_VALID) && slot < 0) slot = i;
+        rec *r = &rs->r[i];
+        if (live(C, r, rtag) && (same_thread(C, r, t) || (RBYTES(r) == bytes && hb(C, r, t)))) r->flags = 0;
+        if (!live(C, r, rtag) && slot < 0) slot = i;
     }
     if (slot < 0) {
         slot = 0;
-        for (int i = 1; i < CHK_NREADS; i++) if (s->r[i].seq < s->r[slot].seq) slot = i;
+        for (int i = 1; i < CHK_NREADS; i++) if ((rs->r[i].bytes >> 4) < (rs->r[slot].bytes >> 4)) slot = i;
     }
-    s->r[slot] = nr;
-}
-
-static shadow *global_shadow(ck *C, uint64_t word)
-{
-    int ins;
-    uint32_t i = wtab_get(&C->gl, word, C->ngl + 1, &ins);
-    if (ins) {
-        if (C->ngl == C->capgl) {
-            C->capgl = C->capgl ? C->capgl * 2 : 1024;
-            C->gl_pool = realloc(C->gl_pool, (size_t)C->capgl * sizeof *C->gl_pool);
-            if (!C->gl_pool) abort();
-        }
-        memset(&C->gl_pool[C->ngl], 0, sizeof *C->gl_pool);
-        C->ngl++;
-    }
-    return &C->gl_pool[i - 1];
+    rs->r[slot] = nr;
+    read_age(C, rs, slot, rtag);
 }
 
 /* ---- flags: release and acquire ------------------------------------------------------ */
@@ -633,25 +753,49 @@ static void acquire(ck *C, int space, uint64_t word, uint32_t t)
 
 /* ---- hooks ----------------------------------------------------------------------------- */
 
-static void report_uninit(ck *C, vm_launch *L, const char *space, uint64_t addr, int size, uint32_t t, uint32_t pc)
+/* The definedness tracker found a use of an undefined value. */
+static void report_use(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, const char *what,
+                       const chk_origin *o)
 {
+    ck *C = ctx;
+    ck_switch(C, cta->slot);
+    uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     char key[96];
-    snprintf(key, sizeof key, "uninit:%u", pc);
+    snprintf(key, sizeof key, "uninit:%u:%u", pc, o->valid ? o->pc : UINT32_MAX);
     chk_finding *f = add_finding(C->res, C->max_findings, CHK_UNINIT, key, C->seed, C->schedule);
     if (!f) return;
-    site_set(C, L, &f->at, pc, t, C->cta, "read");
-    snprintf(f->msg, sizeof f->msg, "read of %d bytes of %s memory at 0x%llx that %s wrote", size, space,
-             (unsigned long long)addr, !strcmp(space, "local") ? "this thread never" : "no thread of the block");
+    if (!o->valid) {
+        site_set(C, L, &f->at, pc, t, C->cta, "use");
+        snprintf(f->msg, sizeof f->msg, "an uninitialised value is used %s", what);
+        return;
+    }
+    /* the report sits at the load (the origin); the use is the other side */
+    site_set(C, L, &f->at, o->pc, o->tid, o->cta, o->shfl ? "shuffle" : "read");
+    site_set(C, L, &f->other, pc, t, C->cta, "use");
+    int uline = L->code[pc].line;
+    if (o->shfl)
+        snprintf(f->msg, sizeof f->msg,
+                 "a shuffle took a value from lane %llu, which is outside its membermask (the value is undefined); it is "
+                 "used %s at ptx line %d", (unsigned long long)o->addr, what, uline);
+    else
+        snprintf(f->msg, sizeof f->msg, "read of %s memory at 0x%llx that %s wrote; the value is used %s at ptx line %d",
+                 o->space == BC_SP_SHARED ? "shared" : "local", (unsigned long long)o->addr,
+                 o->space == BC_SP_SHARED ? "no thread of the block" : "this thread never", what, uline);
 }
 
-static int bits_all_set(const uint8_t *bm, uint64_t a, int n)
+static inline int bits_all_set(const uint8_t *bm, uint64_t a, int n)
 {
+    if (n <= 8 && (a & 7) + (uint64_t)n <= 8) {          /* within one byte of the map */
+        unsigned m = ((1u << n) - 1) << (a & 7);
+        return (bm[a >> 3] & m) == m;
+    }
     for (int i = 0; i < n; i++) if (!(bm[(a + (uint64_t)i) >> 3] & (1u << ((a + (uint64_t)i) & 7)))) return 0;
     return 1;
 }
 
-static void bits_set(uint8_t *bm, uint64_t a, int n)
+static inline void bits_set(uint8_t *bm, uint64_t a, int n)
 {
+    if (n <= 8 && (a & 7) + (uint64_t)n <= 8) { bm[a >> 3] |= (uint8_t)(((1u << n) - 1) << (a & 7)); return; }
     for (int i = 0; i < n; i++) bm[(a + (uint64_t)i) >> 3] |= (uint8_t)(1u << ((a + (uint64_t)i) & 7));
 }
 
@@ -666,6 +810,8 @@ static void thread_fence(ck *C, uint32_t t)
     T->clk++;
 }
 
+static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags);
+
 static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
                      int size, int flags)
 {
@@ -674,33 +820,25 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
     C->seq++;
-    if (space == BC_SP_LOCAL) {
-        if (addr + (uint64_t)size > C->local_size) return;
-        thr *T = &C->t[t];
-        if (!T->local_written) {
-            T->local_written = calloc(C->local_size / 8 + 1, 1);
-            if (!T->local_written) abort();
-        }
-        if ((flags & VM_ACC_READ) && L->code[pc].op != OP_CALL_BUILTIN && !bits_all_set(T->local_written, addr, size))
-            report_uninit(C, L, "local", addr, size, t, pc);
-        if (flags & VM_ACC_WRITE) bits_set(T->local_written, addr, size);
-        return;
-    }
+    chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
+    if (space == BC_SP_GLOBAL && C->foot && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
     int sem = C->sem && (flags & MARKED) ? C->sem[pc] : 0;
     /* st.release / atom.acq_rel: a fence.acq_rel, then the access */
     if (sem & SEM_REL) thread_fence(C, t);
-    if (space == BC_SP_SHARED) {
-        if (addr + (uint64_t)size > C->shared_size) return;
-        if ((flags & VM_ACC_READ) && !bits_all_set(C->sh_written, addr, size))
-            report_uninit(C, L, "shared", addr, size, t, pc);
-        if (flags & VM_ACC_WRITE) bits_set(C->sh_written, addr, size);
-    }
+    if (space == BC_SP_SHARED && addr + (uint64_t)size > C->shared_size) return;
     for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
         uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
         uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
-        shadow *s = space == BC_SP_SHARED ? &C->sh[wd] : global_shadow(C, wd);
-        check_word(C, L, cta, w, lane, s, space, addr, size, wd, t, pc, flags, bytes);
+        if (space == BC_SP_SHARED) {
+            shadow *sw = &C->sh[wd];
+            check_word(C, L, cta, w, lane, &sw->w, &sw->rd, 1, 1, space, addr, size, wd, t, pc, flags, bytes);
+        } else {
+            uint64_t in = wd & ((1u << GP_BITS) - 1);
+            rset *rs = (rset *)gp_get(&C->gr, wd) + in;
+            rec *wr = (rec *)gp_get(&C->gw, wd) + in;
+            check_word(C, L, cta, w, lane, wr, rs, 0, C->gr_tag, space, addr, size, wd, t, pc, flags, bytes);
+        }
         if (flags & MARKED) {
             if (flags & VM_ACC_READ) acquire(C, space, wd, t);
             if ((flags & VM_ACC_WRITE) && C->t[t].fenced) release(C, space, wd, t);
@@ -722,44 +860,6 @@ static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t l
     }
 }
 
-/* A call copies its arguments into the callee's frame, and the return
- * copies results into the caller's: the VM does not report those copies,
- * so mark the destinations written (results: already at the call). */
-static void call_frames(ck *C, vm_launch *L, vm_warp *w, uint32_t lanes, const bc_insn *I)
-{
-    const bc_module *m = L->m;
-    const uint32_t *x = &m->extra[I->x];
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
-        if (t >= C->n) continue;
-        int fidx = (int)I->imm;
-        if (I->op == OP_CALLI) {
-            uint64_t fa = w->R[I->a + (uint32_t)l] - BC_FUNC_ADDR_BASE;
-            if (fa >= (uint64_t)m->nfuncs) continue;
-            fidx = (int)fa;
-        }
-        const bc_func *f = &m->funcs[fidx];
-        if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets) continue;
-        thr *T = &C->t[t];
-        if (!T->local_written) {
-            T->local_written = calloc(C->local_size / 8 + 1, 1);
-            if (!T->local_written) abort();
-        }
-        uint64_t fp = w->R[m->slot_fp + (uint32_t)l], nfp = fp + x[2];
-        for (uint32_t k = 0; k < x[0] + x[1]; k++) {
-            int ret = k >= x[0];
-            uint32_t sz = x[5 + 3 * k];
-            uint32_t csz = (uint32_t)(ret ? f->rets[k - x[0]].size : f->params[k].size);
-            uint32_t coff = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)(ret ? f->rets[k - x[0]].offset : f->params[k].offset)
-                                                      : x[4 + 3 * k];
-            if (sz > csz) sz = csz;
-            uint64_t d = ret ? fp + x[3 + 3 * k] : nfp + coff;
-            if (d + sz <= C->local_size) bits_set(T->local_written, d, (int)sz);
-        }
-    }
-}
-
 static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     ck *C = ctx;
@@ -767,11 +867,10 @@ static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes
     C->steps++;
     const bc_insn *I = &L->code[pc];
     if (I->op == OP_ACTIVEMASK) C->ran_activemask = 1;
-    if (I->op == OP_CALL || I->op == OP_CALLI || I->op == OP_CALL_BUILTIN || I->op == OP_CALL_FFI) {
-        call_frames(C, L, w, lanes, I);
+    if (I->op != OP_BAR) {
+        chk_def_step(C->def, L, cta, w, lanes, pc);
         return 0;
     }
-    if (I->op != OP_BAR) return 0;
     if (C->S.adversarial && (I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live) {
         /* a split group ran ahead to an aligned barrier: pause it there while
          * other lanes of the warp can still come (h_pick then holds it) */
@@ -779,6 +878,7 @@ static int step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes
             if (w->state[__builtin_ctz(mm)] == LANE_READY && C->pauses < 1000) { C->pauses++; return 1; }
     }
     C->pauses = 0;
+    chk_def_step(C->def, L, cta, w, lanes, pc);
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)l;
@@ -904,6 +1004,7 @@ static void h_sync(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
         return;
     }
     if (!lanes) return;
+    chk_def_coll(C->def, L, cta, w, lanes);
     jsrc s[BC_WARP];
     int k = 0;
     for (uint32_t mm = lanes; mm; mm &= mm - 1) {
@@ -984,14 +1085,23 @@ static uint32_t h_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
 uint32_t chk_sched_pick(chk_sched *S, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
 {
     if (cta->nwarps > 1 && rnd_pct(S, S->skip_pct)) return 0;
-    uint32_t pcs[BC_WARP] = { 0 }, grp[BC_WARP] = { 0 };
+    /* the distinct pcs of the ready lanes, in the order of their lowest lane */
+    uint32_t pcs[BC_WARP], grp[BC_WARP];
     int np = 0, held = 0;
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        int k = 0;
-        while (k < np && pcs[k] != w->pc[l]) k++;
-        if (k == np) { pcs[np] = w->pc[l]; grp[np++] = 0; }
-        grp[k] |= BIT(l);
+    uint32_t first = w->pc[__builtin_ctz(ready)];
+    uint32_t same = 0;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) same |= (uint32_t)(w->pc[__builtin_ctz(mm)] == first) << __builtin_ctz(mm);
+    if (same == ready) { pcs[0] = first; grp[0] = ready; np = 1; }
+    if (!np) {
+        int8_t tab[64];                         /* pc hash -> group + 1 */
+        memset(tab, 0, sizeof tab);
+        for (uint32_t mm = ready; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t pc0 = w->pc[l], h = (pc0 * 0x9E3779B1u) >> 26;
+            while (tab[h] && pcs[tab[h] - 1] != pc0) h = (h + 1) & 63;
+            if (!tab[h]) { pcs[np] = pc0; grp[np] = 0; tab[h] = (int8_t)++np; }
+            grp[tab[h] - 1] |= BIT(l);
+        }
     }
     /* an aligned barrier waits for the whole warp while other lanes can still come */
     uint32_t cand[BC_WARP];
@@ -1054,33 +1164,32 @@ int chk_sched_init(chk_sched *S, uint64_t seed, int *slice, uint64_t *cta_order_
 
 /* ---- after a schedule ------------------------------------------------------------------ */
 
-static void launch_site(const rt_case *c, const ptxemu_module *m, chk_site *s)
+void chk_launch_site(const ptxemu_module *m, int kernel, chk_site *s)
 {
     memset(s, 0, sizeof *s);
-    int k = bc_find_func(m->bc, c->kernel);
-    if (k < 0) return;
-    const bc_func *f = &m->bc->funcs[k];
+    if (kernel < 0 || kernel >= m->bc->nfuncs) return;
+    const bc_func *f = &m->bc->funcs[kernel];
     s->valid = 1;
     s->pc = f->pc_begin;
     for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++)
         if (m->bc->code[pc].src >= 0) { s->pc = pc; break; }
 }
 
-static void fault_site(const rt_run_result *rr, chk_site *s, const char *access)
+static void fault_site(const vm_fault *ft, chk_site *s, const char *access)
 {
     memset(s, 0, sizeof *s);
     s->valid = 1;
-    s->pc = rr->fault.pc;
+    s->pc = ft->pc;
     s->has_thread = 1;
-    memcpy(s->cta, rr->fault.cta, sizeof s->cta);
-    memcpy(s->tid, rr->fault.tid, sizeof s->tid);
+    memcpy(s->cta, ft->cta, sizeof s->cta);
+    memcpy(s->tid, ft->tid, sizeof s->tid);
     s->access = access;
 }
 
 /* A deadlock at a counted barrier that more distinct threads executed than
  * its count: the first `count` completed a phase and the rest wait for a
  * phase that never completes (96 threads at `bar.sync 1, 64`). */
-static void over_subscribed(ck *C, const rt_run_result *rr)
+static void over_subscribed(ck *C)
 {
     if (!C->pend) return;
     for (int id = 0; id < VM_NBAR; id++) {
@@ -1104,31 +1213,30 @@ static void over_subscribed(ck *C, const rt_run_result *rr)
                  "after the completed phases %u threads wait for a phase that never completes",
                  id, cnt, C->bar_nseen[id], waiting);
     }
-    (void)rr;
 }
 
 /* Turns how a schedule ended into findings; returns 1 if it explained the end. */
-static int classify_end(ck *C, const rt_run_result *rr)
+static int classify_end(ck *C, vm_status status, const vm_fault *ft)
 {
     char key[96];
     chk_finding *f;
-    if (rr->status == VM_DEADLOCK) {
-        const char *rep = rr->fault.report ? rr->fault.report : "";
+    if (status == VM_DEADLOCK) {
+        const char *rep = ft->report ? ft->report : "";
         int coll = strstr(rep, "waiting in ") != NULL;
-        snprintf(key, sizeof key, "deadlock:%u", rr->fault.pc);
+        snprintf(key, sizeof key, "deadlock:%u", ft->pc);
         f = add_finding(C->res, C->max_findings, CHK_DEADLOCK, key, C->seed, C->schedule);
         if (f) {
-            fault_site(rr, &f->at, "blocked");
-            snprintf(f->msg, sizeof f->msg, "%s%s", rr->fault.msg,
+            fault_site(ft, &f->at, "blocked");
+            snprintf(f->msg, sizeof f->msg, "%s%s", ft->msg,
                      coll ? " (lanes wait in warp collectives that can never complete)" : "");
             f->detail = strdup(rep);
         }
-        over_subscribed(C, rr);
+        over_subscribed(C);
         if (coll) {
-            snprintf(key, sizeof key, "mask:deadlock:%u", rr->fault.pc);
+            snprintf(key, sizeof key, "mask:deadlock:%u", ft->pc);
             f = add_finding(C->res, C->max_findings, CHK_MASK, key, C->seed, C->schedule);
             if (f) {
-                fault_site(rr, &f->at, "blocked");
+                fault_site(ft, &f->at, "blocked");
                 snprintf(f->msg, sizeof f->msg,
                          "lanes named in a membermask wait in a different collective, with a different mask, or at a "
                          "barrier, so the collective never completes");
@@ -1137,17 +1245,17 @@ static int classify_end(ck *C, const rt_run_result *rr)
         }
         return 1;
     }
-    if (rr->status == VM_FAULT) {
-        const char *m = rr->fault.msg;
+    if (status == VM_FAULT) {
+        const char *m = ft->msg;
         int ours = !strncmp(m, "misaligned", 10) || strstr(m, "past the end of") || strstr(m, "inside freed") ||
                    strstr(m, "in shared space") || strstr(m, "in local space") ||
                    (strstr(m, "illegal address") && strstr(m, "generic space") && !strstr(m, "not in any allocation") &&
                     !strstr(m, "null pointer"));
         if (!ours) return 0;
-        snprintf(key, sizeof key, "memory:%u", rr->fault.pc);
+        snprintf(key, sizeof key, "memory:%u", ft->pc);
         f = add_finding(C->res, C->max_findings, CHK_MEMORY, key, C->seed, C->schedule);
         if (f) {
-            fault_site(rr, &f->at, strstr(m, " write ") ? "write" : "read");
+            fault_site(ft, &f->at, strstr(m, " write ") ? "write" : "read");
             snprintf(f->msg, sizeof f->msg, "%s", m);
         }
         return 1;
@@ -1164,7 +1272,6 @@ static void ck_free_cta(ck *C)
     if (C->pend) for (int i = 0; i < C->nwarps * VM_NBAR; i++) free(C->pend[i].a);
     free(C->pend);
     free(C->sh);
-    free(C->sh_written);
     free(C->bar_seen);
     wtab_free(&C->sh_sync);
     free(C->sh_locs);
@@ -1178,8 +1285,9 @@ static void ck_free(ck *C)
     }
     if (!C->slots) ck_free_cta(C);
     free(C->slots);
-    wtab_free(&C->gl);
-    free(C->gl_pool);
+    gp_free(&C->gw);
+    gp_free(&C->gr);
+    gp_free(&C->fp);
     for (uint32_t i = 0; i < C->ngl_locs; i++) vc_unref(C->gl_locs[i].rel);
     free(C->gl_locs);
     wtab_free(&C->gl_sync);
@@ -1189,7 +1297,7 @@ static void ck_free(ck *C)
  * .volatile, .relaxed, .acquire, .release and .acq_rel accesses alike
  * (VM_ACC_VOLATILE), so the qualifiers are read from the instruction's
  * PTX line.  Returns a byte per pc (SEM_*), or NULL. */
-static uint8_t *sem_table(const ptxemu_module *m)
+uint8_t *chk_sem_table(const ptxemu_module *m)
 {
     const bc_module *bc = m->bc;
     if (!m->text || !bc->ncode) return NULL;
@@ -1225,103 +1333,282 @@ static uint8_t *sem_table(const ptxemu_module *m)
     return sem;
 }
 
-int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags)
+/* ---- sampling ------------------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
 {
-    memset(r, 0, sizeof *r);
-    r->case_path = c->case_path;
-    r->base_seed = o->seed;
-    char *text = NULL;
-    size_t len = 0;
-    r->mod = ptxemu_load(c->ptx_path, diags, &text, &len);
-    free(text);
-    if (!r->mod) return PTXEMU_EXIT_PTX;
-    uint8_t *sem = sem_table(r->mod);
-    int nsched = o->schedules > 0 ? o->schedules : CHK_DEFAULT_SCHEDULES;
-    int maxf = o->max_findings > 0 ? o->max_findings : CHK_DEFAULT_MAX_FINDINGS;
-    vm_hooks H;
-    memset(&H, 0, sizeof H);
-    H.access = h_access;
-    H.fence = h_fence;
-    H.cta_begin = h_cta_begin;
-    H.sync = h_sync;
-    H.misuse = h_misuse;
-    H.step = step;
-    uint64_t hash0 = 0, seed0 = 0;
-    int have_hash = 0, no_compare = 0, code0 = PTXEMU_EXIT_OK, explained0 = 1;
-    for (int k = 0; k < nsched; k++) {
-        ck C;
-        memset(&C, 0, sizeof C);
-        C.res = r;
-        C.max_findings = maxf;
-        C.seed = chk_schedule_seed(o->seed, k);
-        C.schedule = k;
-        C.sem = sem;
-        H.ctx = &C;
-        rt_run_opts ro;
-        memset(&ro, 0, sizeof ro);
-        int slice;
-        uint64_t order;
-        chk_sched_init(&C.S, C.seed, &slice, &order);
-        H.pick = C.S.adversarial ? h_pick : NULL;
-        ro.hooks = &H;
-        ro.seed = C.seed;
-        ro.slice = slice;
-        ro.cta_order_seed = order;
-        ro.timeout = o->timeout > 0 ? o->timeout : 30;
-        ro.insn_limit = C.S.adversarial ? 200000000ull : 0;
-        ro.libs = o->libs;
-        ro.nlibs = o->nlibs;
-        ro.resident = o->resident;
-        ro.module = r->mod;      /* parsed and compiled once for all schedules */
-        rt_run_result rr;
-        int code = rt_run_case(c, &ro, 0, &rr, diags);
-        r->schedules++;
-        if (code == PTXEMU_EXIT_PTX || code == PTXEMU_EXIT_USAGE) {
-            snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
-            rt_run_result_free(&rr);
-            ck_free(&C);
-            free(sem);
-            return code;
-        }
-        int explained = classify_end(&C, &rr);
-        if (rr.status == VM_LIMIT) r->limited++;
-        if (k == 0) {
-            r->status = rr.status;
-            code0 = code;
-            explained0 = explained || rr.status == VM_OK;
-            if (rr.status != VM_OK) snprintf(r->end_msg, sizeof r->end_msg, "%s", rr.msg);
-        }
-        /* __activemask() legitimately depends on the schedule (the lanes
-         * issued together), so results of kernels using it may differ */
-        if (C.ran_activemask) no_compare = 1;
-        if (rr.status == VM_OK && !no_compare) {
-            if (!have_hash) { have_hash = 1; hash0 = rr.buffers_hash; seed0 = C.seed; }
-            else if (rr.buffers_hash != hash0) {
-                char key[96];
-                snprintf(key, sizeof key, "schedule");
-                chk_finding *f = add_finding(r, maxf, CHK_SCHEDULE, key, C.seed, k);
-                if (f) {
-                    launch_site(c, r->mod, &f->at);
-                    snprintf(f->msg, sizeof f->msg,
-                             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
-                             "seed %llu gives %016llx",
-                             (unsigned long long)seed0, (unsigned long long)hash0, (unsigned long long)C.seed,
-                             (unsigned long long)rr.buffers_hash);
-                }
-            }
-        }
-        rt_run_result_free(&rr);
-        ck_free(&C);
-    }
-    free(sem);
-    if (r->nfindings) return PTXEMU_EXIT_MISMATCH;
-    return explained0 ? PTXEMU_EXIT_OK : code0;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
-void chk_result_free(chk_result *r)
+/* The blocks the schedule of `seed` instruments (sorted, malloc'd; *n of
+ * them), or NULL for every block.  The hardware-like schedule instruments every block of a launch
+ * below CHK_FULL_THREADS threads, else about CHK_SAMPLE_THREADS threads'
+ * worth of blocks evenly spread (the first and the last included); an
+ * adversarial schedule of a launch of CHK_ADV_FULL_THREADS threads or more
+ * instruments CHK_ADV_BLOCKS blocks: the first, the last and seeded random
+ * ones.  The other blocks run on the plain fast paths (hardware-like). */
+uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_t *n)
 {
-    for (int i = 0; i < r->nfindings; i++) free(r->findings[i].detail);
-    free(r->findings);
-    if (r->mod) ptxemu_module_free(r->mod);
-    memset(r, 0, sizeof *r);
+    uint64_t threads = nctas * tpb, want;
+    int k = seed != 0;                         /* the sample depends on the seed only, so a seed replays */
+    if (k == 0) {
+        if (threads < CHK_FULL_THREADS) return NULL;
+        want = CHK_SAMPLE_THREADS / (tpb ? tpb : 1);
+    } else {
+        if (threads < CHK_ADV_FULL_THREADS) return NULL;
+        want = CHK_ADV_BLOCKS;
+    }
+    if (want < 2) want = 2;
+    if (want >= nctas) return NULL;
+    uint64_t *v = malloc((size_t)want * sizeof *v);
+    if (!v) return NULL;
+    uint64_t m = 0, rng = seed ^ 0x5851F42D4C957F2Dull;
+    for (uint64_t i = 0; i < want; i++) {
+        uint64_t b;
+        if (k == 0) b = i * (nctas - 1) / (want - 1);
+        else if (i < 2) b = i ? nctas - 1 : 0;
+        else {
+            int dup;
+            do {
+                b = splitmix(&rng) % nctas;
+                dup = 0;
+                for (uint64_t j = 0; j < m; j++) dup |= v[j] == b;
+            } while (dup);
+        }
+        v[m++] = b;
+    }
+    qsort(v, (size_t)m, sizeof *v, cmp_u64);
+    *n = m;
+    return v;
+}
+
+/* ---- block independence ------------------------------------------------------------- */
+
+/* The hardware-like schedule of a launch whose adversarial schedules
+ * sample blocks records which blocks touch each global word, and how.
+ * Blocks are independent when no word is written by one block and read or
+ * written by another, except words that every block only updates with one
+ * commutative atomic operation whose result it does not use.  Then a block
+ * does the same whatever runs before it, so an adversarial schedule need
+ * only run its sampled blocks (twice: adversarially, and hardware-like as
+ * the reference it is compared with). */
+#define FP_R 1u
+#define FP_W 2u
+#define FP_A 4u
+#define FP_X 8u                  /* touched by more than one block */
+#define FP_OWNER 0xffffffu
+#define FP_OP_ANY 15u            /* an atomic that does not commute, or whose result is used */
+
+static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags)
+{
+    uint32_t kind = (flags & VM_ACC_ATOMIC) ? FP_A : (flags & VM_ACC_WRITE) ? FP_W : FP_R;
+    uint32_t op = kind == FP_A ? (C->atoms ? C->atoms[pc] : FP_OP_ANY) : 0;
+    uint32_t owner = (uint32_t)(block + 1) & FP_OWNER;
+    for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2 && !C->dependent; wd++) {
+        uint32_t *e = (uint32_t *)gp_get(&C->fp, wd) + (wd & ((1u << GP_BITS) - 1));
+        if (!*e) { *e = owner | (kind | op << 4) << 24; continue; }
+        uint32_t fl = (*e >> 24) & 15, eop = *e >> 28;
+        if (kind == FP_A) eop = !eop ? op : eop != op ? FP_OP_ANY : eop;
+        fl |= kind;
+        if ((*e & FP_OWNER) != owner) fl |= FP_X;
+        *e = (*e & FP_OWNER) | (fl | eop << 4) << 24;
+        if (!(fl & FP_X)) continue;
+        const char *why = (fl & FP_W) ? "a word one block writes is read or written by another"
+                        : (fl & FP_A) && (fl & FP_R) ? "a word blocks update atomically is also read"
+                        : (fl & FP_A) && eop == FP_OP_ANY ? "blocks use the old value of atomics on one word, or mix operations"
+                        : NULL;
+        if (!why) continue;
+        C->dependent = 1;
+        C->dep_pc = pc;
+        snprintf(C->dep_why, sizeof C->dep_why, "%s (global word 0x%llx)", why, (unsigned long long)(wd * 4));
+    }
+}
+
+static void h_foot(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
+                   int size, int flags)
+{
+    ck *C = ctx;
+    (void)L; (void)w; (void)lane;
+    if (space == BC_SP_GLOBAL && size > 0 && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
+}
+
+/* Per pc: for atomics, the op + 1 when it commutes (integer add, min, max,
+ * and, or, xor, inc, dec) and its result is never read; else FP_OP_ANY. */
+uint8_t *chk_atom_table(const bc_module *m)
+{
+    uint8_t *read = calloc(m->nslots + 1, 1), *t = calloc(m->ncode ? m->ncode : 1, 1);
+    if (!read || !t) abort();
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        uint32_t src[8];
+        int n = 0, fmt = bc_op_fmt[I->op];
+        if (I->guard != BC_NO_GUARD) src[n++] = I->guard;
+        switch (fmt) {
+        case F_DA: case F_DAB: case F_DABC: case F_ATOM: case F_BAR: src[n++] = I->a; src[n++] = I->b; src[n++] = I->c; src[n++] = I->e; break;
+        case F_COLL: src[n++] = I->a; src[n++] = I->b; src[n++] = I->c; src[n++] = I->x; break;
+        case F_LD: case F_BRA: case F_CALL: case F_MMA: src[n++] = I->a; src[n++] = I->b; break;
+        case F_ST:
+            src[n++] = I->a;
+            if (I->n > 1) for (int k = 0; k < I->n; k++) read[m->extra[I->x + (uint32_t)k] / BC_WARP] = 1;
+            else src[n++] = I->b;
+            break;
+        default: break;
+        }
+        if (fmt == F_MMA) {
+            const uint32_t *ol = &m->extra[I->x];
+            for (uint32_t k = 0; k < ol[1] + ol[2] + ol[3]; k++) read[ol[4 + ol[0] + k] / BC_WARP] = 1;
+        }
+        for (int k = 0; k < n; k++) if (src[k] / BC_WARP <= m->nslots) read[src[k] / BC_WARP] = 1;
+    }
+    read[m->slot_cc / BC_WARP] = 1;
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        if (I->op != OP_ATOM) continue;
+        int comm = I->m1 <= BC_RED_DEC && I->m2 != BC_K_F32 && I->m2 != BC_K_F64 && I->m2 < BC_K_F16;
+        int unused = !I->n || !read[I->d / BC_WARP];
+        t[pc] = (uint8_t)(comm && unused ? (unsigned)I->m1 + 1u : FP_OP_ANY);
+    }
+    free(read);
+    return t;
+}
+
+static const vm_hooks *h_select(void *ctx, vm_launch *L, uint64_t linear)
+{
+    ck *C = ctx;
+    (void)L;
+    if (!C->sample) return &C->H;
+    uint64_t lo = 0, hi = C->nsample;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2;
+        if (C->sample[mid] < linear) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < C->nsample && C->sample[lo] == linear) return &C->H;
+    return C->skip_others ? &vm_skip_block : C->foot ? &C->Hfoot : NULL;
+}
+
+/* The reference run of a partial schedule: the sampled blocks on the
+ * plain fast paths (hardware-like), the others skipped. */
+static const vm_hooks *h_select_ref(void *ctx, vm_launch *L, uint64_t linear)
+{
+    ck *C = ctx;
+    const vm_hooks *h = h_select(ctx, L, linear);
+    return h == &C->H ? NULL : h;
+}
+
+/* FNV-1a over the compared regions (or every live allocation). */
+static uint64_t mem_hash(const mem_space *mem, const chk_opts *o)
+{
+    uint64_t h = 1469598103934665603ull;
+    int n = o->regions ? o->nregions : mem->n;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p;
+        uint64_t size;
+        if (o->regions) {
+            size = o->regions[i].size;
+            p = mem_xlate(mem, o->regions[i].addr, size);
+        } else {
+            if (!mem->allocs[i].live) continue;
+            size = mem->allocs[i].size;
+            p = mem->allocs[i].host;
+        }
+        for (uint64_t j = 0; p && j < size; j++) h = (h ^ p[j]) * 1099511628211ull;
+    }
+    return h;
+}
+
+void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so)
+{
+    memset(so, 0, sizeof *so);
+    const chk_opts *o = X->o;
+    ck C;
+    memset(&C, 0, sizeof C);
+    C.res = &so->found;
+    C.max_findings = X->max_findings;
+    C.seed = so->seed = chk_schedule_seed(o->seed, k);
+    C.schedule = k;
+    C.sem = X->sem;
+    C.def = chk_def_new(X->m->bc, report_use, &C);
+    C.gw.elem = sizeof(rec);
+    C.gr.elem = sizeof(rset);
+    vm_hooks *H = &C.H;
+    H->ctx = &C;
+    H->access = h_access;
+    H->fence = h_fence;
+    H->cta_begin = h_cta_begin;
+    H->sync = h_sync;
+    H->misuse = h_misuse;
+    H->step = step;
+    H->select = h_select;
+    vm_config cfg = X->cfg;
+    int slice;
+    uint64_t order;
+    chk_sched_init(&C.S, C.seed, &slice, &order);
+    H->pick = C.S.adversarial ? h_pick : NULL;
+    cfg.hooks = H;
+    uint64_t nctas = (uint64_t)cfg.grid[0] * (cfg.grid[1] ? cfg.grid[1] : 1) * (cfg.grid[2] ? cfg.grid[2] : 1);
+    uint32_t tpb = cfg.block[0] * (cfg.block[1] ? cfg.block[1] : 1) * (cfg.block[2] ? cfg.block[2] : 1);
+    uint64_t *sample = chk_sample_blocks(nctas, tpb, C.seed, &C.nsample);
+    C.sample = sample;
+    so->instrumented = sample ? C.nsample : nctas;
+    cfg.seed = C.seed;
+    cfg.slice = slice;
+    cfg.cta_order_seed = order;
+    cfg.timeout = o->timeout > 0 ? o->timeout : 30;
+    cfg.insn_limit = C.S.adversarial ? 200000000ull : 0;
+    cfg.output = out;
+    cfg.output_ctx = out_ctx;
+    if (!C.S.adversarial && X->adv_sampled) {          /* schedule 0: the blocks' footprints */
+        C.foot = so->foot = 1;
+        C.atoms = X->atoms;
+        C.fp.elem = sizeof(uint32_t);
+        C.Hfoot.ctx = &C;
+        C.Hfoot.access = h_foot;
+    }
+    chk_chunks ref, got;
+    memset(&ref, 0, sizeof ref);
+    memset(&got, 0, sizeof got);
+    if (C.S.adversarial && X->independent && sample && X->snap) {
+        /* independent blocks: only the sampled ones run, first hardware-like
+         * (the reference), then under this schedule */
+        C.skip_others = so->partial = 1;
+        vm_hooks Href;
+        memset(&Href, 0, sizeof Href);
+        Href.ctx = &C;
+        Href.select = h_select_ref;
+        vm_config rc = cfg;
+        rc.hooks = &Href;
+        rc.slice = 0;
+        rc.output = NULL;
+        vm_fault rf;
+        vm_run(X->m->bc, mem, X->var_addr, X->kernel, &rc, &rf, NULL);
+        free(rf.report);
+        chk_mem_restore(mem, X->snap, o, &ref);
+    }
+    so->status = vm_run(X->m->bc, mem, X->var_addr, X->kernel, &cfg, &so->fault, NULL);
+    if (!so->fault.bad_launch) {
+        so->explained = classify_end(&C, so->status, &so->fault);
+        if (so->partial) {
+            chk_mem_restore(mem, X->snap, o, &got);
+            so->differs = !chk_chunks_equal(&ref, &got, &so->diff_addr);
+        } else so->hash = mem_hash(mem, o);
+    }
+    chk_chunks_free(&ref);
+    chk_chunks_free(&got);
+    so->dependent = C.dependent;
+    if (C.dependent) snprintf(so->dep_why, sizeof so->dep_why, "%s", C.dep_why);
+    so->ran_activemask = C.ran_activemask;
+    so->am = *chk_def_am_candidate(C.def);
+    ck_free(&C);
+    chk_def_free(C.def);
+    free(sample);
+}
+
+void chk_sched_out_free(chk_sched_out *so)
+{
+    for (int i = 0; i < so->found.nfindings; i++) free(so->found.findings[i].detail);
+    free(so->found.findings);
+    free(so->fault.report);
+    memset(so, 0, sizeof *so);
 }

@@ -13,9 +13,9 @@
  * whose every choice comes from that seed, so `--seed X --schedules 1`
  * replays the schedule that used X.
  *
- * Ownership: a chk_result owns its findings and the module it loaded to
- * describe locations (chk_result_free); the rt_case and options are
- * borrowed.  Library code: nothing here exits; the writers print only to
+ * Ownership: a chk_result owns its findings and, from chk_run, the module
+ * it loaded to describe locations (chk_result_free); the rt_case, module,
+ * memory and options given are borrowed.  Library code: nothing here exits; the writers print only to
  * the FILE they are given.
  */
 #ifndef PTXEMU_CHECK_H
@@ -53,6 +53,15 @@ typedef struct chk_finding {
     char key[96];                /* deduplication key (kind, static site) */
 } chk_finding;
 
+/* A range of global memory whose final contents are compared across
+ * schedules (the `schedule` finding). */
+typedef struct chk_region { uint64_t addr, size; } chk_region;
+
+/* Progress of a long check: called after each schedule ends (from the
+ * thread that ran it, one call at a time) with the schedules done, the
+ * total, and the distinct findings so far. */
+typedef void (*chk_progress_fn)(void *ctx, int done, int total, int findings);
+
 typedef struct chk_opts {
     int schedules;               /* 0: CHK_DEFAULT_SCHEDULES */
     uint64_t seed;               /* base seed (0: start with the hardware-like schedule) */
@@ -61,6 +70,11 @@ typedef struct chk_opts {
     const char *const *libs;     /* --load libraries for .extern functions */
     int nlibs;
     int resident;                /* vm_config.resident: CTAs in flight (0: default) */
+    int jobs;                    /* schedules run at once on host threads (0: one per CPU) */
+    const chk_region *regions;   /* compared across schedules; NULL: every live allocation */
+    int nregions;
+    chk_progress_fn progress;    /* or NULL */
+    void *progress_ctx;
 } chk_opts;
 
 #define CHK_DEFAULT_SCHEDULES 12
@@ -72,10 +86,18 @@ typedef struct chk_result {
     uint64_t dropped;            /* distinct findings beyond max_findings */
     int schedules;               /* schedules run */
     int limited;                 /* schedules cut by the time or instruction limit */
+    uint64_t blocks;             /* blocks in the launch */
+    uint64_t sampled0;           /* blocks schedule 0 instrumented (the others ran unchecked) */
+    uint64_t sampled_adv;        /* blocks each adversarial schedule instrumented (at most) */
+    int independent;             /* 1: schedule 0 found the blocks independent, so adversarial schedules
+                                    ran only their sampled blocks; -1: dependent (dep_why); 0: not asked */
+    char dep_why[200];
     vm_status status;            /* how schedule 0 ended */
     char end_msg[1024];          /* schedule 0's failure message, if it did not end ok */
+    chk_site end_at;             /* where schedule 0 stopped, when it did not end ok (valid set) */
     uint64_t base_seed;
-    struct ptxemu_module *mod;   /* the module, to describe pcs */
+    const struct ptxemu_module *mod;  /* the module, to describe pcs */
+    struct ptxemu_module *own_mod;    /* == mod when chk_run loaded it (freed with the result) */
     const char *case_path;       /* borrowed from the case */
 } chk_result;
 
@@ -96,12 +118,27 @@ uint32_t chk_sched_pick(chk_sched *S, vm_launch *L, vm_cta *cta, vm_warp *w, uin
  * nonzero mix of both (splitmix64 of base + k * 0x9E3779B97F4A7C15). */
 uint64_t chk_schedule_seed(uint64_t base, int k);
 
-/* Runs the checker.  Returns PTXEMU_EXIT_OK (no finding),
- * PTXEMU_EXIT_MISMATCH (findings), PTXEMU_EXIT_PTX (diags filled),
- * PTXEMU_EXIT_USAGE (r->end_msg says why), or the exit status of an
- * abnormal end of schedule 0 that no finding explains (a trap, an assert,
- * a wild-pointer fault, a limit). */
+/* Runs the checker on the launch a case file describes (a thin layer over
+ * chk_run_launch: the case's buffers are the compared regions).  Returns
+ * PTXEMU_EXIT_OK (no finding), PTXEMU_EXIT_MISMATCH (findings),
+ * PTXEMU_EXIT_PTX (diags filled), PTXEMU_EXIT_USAGE (r->end_msg says why),
+ * or the exit status of an abnormal end of schedule 0 that no finding
+ * explains (a trap, an assert, a wild-pointer fault, a limit). */
 int chk_run(const rt_case *c, const chk_opts *o, chk_result *r, diag_list *diags);
+
+/* Runs the checker on one launch of function `kernel` of m (for programs
+ * whose launches no case file describes, e.g. `ptxemu exec --check`).
+ * `mem` holds the device memory as it is before the launch, with m placed
+ * in it (var_addr from vm_place_module); cfg is the launch as for vm_run
+ * (its hooks, slice, cta_order_seed, timeout and insn_limit are the
+ * checker's to choose and are ignored; its output receives schedule 0's
+ * device printf).  Every schedule runs on its own copy of mem; afterwards
+ * mem holds what the hardware-like schedule 0 left, as after a plain
+ * launch, and r the findings (r->status: how schedule 0 ended; r->mod is
+ * m, borrowed).  o->regions (or every live allocation) are compared across
+ * schedules.  Returns as chk_run (never PTXEMU_EXIT_PTX). */
+int chk_run_launch(const struct ptxemu_module *m, int kernel, const vm_config *cfg, mem_space *mem,
+                   const uint64_t *var_addr, const chk_opts *o, chk_result *r);
 void chk_result_free(chk_result *r);
 
 /* Reports.  `replay` is the command line prefix that reruns the launch

@@ -101,7 +101,27 @@ void chk_write_text(const chk_result *r, FILE *f, const char *replay)
         if (r->dropped) fprintf(f, "; %llu more not shown (--max-findings)", (unsigned long long)r->dropped);
         fputc('\n', f);
     }
+    if (r->status != VM_OK && r->end_msg[0]) {
+        fprintf(f, "the launch ended with %s under the hardware-like schedule (seed %llu)%s:\n", vm_status_name(r->status),
+                (unsigned long long)r->base_seed, r->nfindings ? "" : " (not a checker finding, nor a clean run)");
+        const char *p = r->end_msg;
+        while (*p) {
+            const char *e = strchr(p, '\n');
+            int n = e ? (int)(e - p) : (int)strlen(p);
+            fprintf(f, "    %.*s\n", n, p);
+            p += n + (e != NULL);
+        }
+    }
     if (r->limited) fprintf(f, "note: %d schedule%s stopped at the time or instruction limit\n", r->limited, r->limited == 1 ? "" : "s");
+    if (r->sampled0 < r->blocks || (r->schedules > 1 && r->sampled_adv < r->blocks))
+        fprintf(f, "note: sampled: schedule 0 checked %llu of %llu blocks, each adversarial schedule %llu; the other "
+                   "blocks ran unchecked (docs/CHECKING.md, \"Large launches\")\n",
+                (unsigned long long)r->sampled0, (unsigned long long)r->blocks, (unsigned long long)r->sampled_adv);
+    if (r->independent > 0)
+        fprintf(f, "note: the blocks are independent (schedule 0 saw no block use another's data), so each adversarial "
+                   "schedule ran only its sampled blocks, against a hardware-like run of the same blocks\n");
+    else if (r->independent < 0)
+        fprintf(f, "note: the blocks depend on one another (%s): adversarial schedules ran every block\n", r->dep_why);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
@@ -161,9 +181,18 @@ void chk_write_json(const chk_result *r, FILE *f)
         fprintf(f, ", \"seed\": %llu, \"schedule\": %d, \"count\": %llu}", (unsigned long long)x->seed, x->schedule,
                 (unsigned long long)x->count);
     }
-    fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"status\": ", r->nfindings ? "\n" : "",
-            r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped);
+    fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"blocks\": %llu, "
+               "\"checked_blocks\": {\"schedule0\": %llu, \"adversarial\": %llu}, \"independent_blocks\": %s, \"status\": ",
+            r->nfindings ? "\n" : "", r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
+            (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv,
+            r->independent > 0 ? "true" : r->independent < 0 ? "false" : "null");
     jstr(f, vm_status_name(r->status));
+    if (r->status != VM_OK && r->end_msg[0]) {
+        fputs(", \"end\": {\"message\": ", f);
+        jstr(f, r->end_msg);
+        if (r->end_at.valid) { fputs(", ", f); json_site_fields(f, r, &r->end_at); }
+        fputs("}", f);
+    }
     fputs("}\n", f);
 }
 
@@ -183,8 +212,11 @@ static const char *const rule_text[CHK_NKINDS] = {
     "A CTA barrier is misused: an aligned barrier reached divergently or at different instructions, more "
     "threads than its count, a count that is not a multiple of 32, or bar.red mixed with other forms.",
     "An out-of-bounds or misaligned memory access.",
-    "A read of shared or local memory that nothing wrote.",
-    "The final memory contents depend on how diverged threads are interleaved."
+    "A value read from shared or local memory that nothing wrote (or shuffled from a lane outside the mask) is "
+    "used: it decides a branch, forms an address, is stored to global memory, or is an operand of a collective, an "
+    "atomic, a barrier, printf or a host call. Reported at the load, with the use.",
+    "The final memory contents depend on how diverged threads are interleaved (including results that depend on "
+    "which lanes __activemask() returned), or the launch traps, asserts or faults only under some schedules."
 };
 
 /* A URI for a file path: relative paths stay relative (to the checkout),
@@ -295,6 +327,18 @@ void chk_write_sarif(const chk_result *r, FILE *f)
                     x->at.tid[0], x->at.tid[1], x->at.tid[2]);
         fputs("}}", f);
     }
-    fprintf(f, "%s],\n\"properties\": {\"schedules\": %d, \"seed\": %llu}\n}]\n}\n", r->nfindings ? "\n" : "",
-            r->schedules, (unsigned long long)r->base_seed);
+    fputs(r->nfindings ? "\n]" : "]", f);
+    if (r->status != VM_OK && r->end_msg[0]) {
+        /* how the launch itself ended: a notification, not a result (no rule) */
+        fputs(",\n\"invocations\": [{\"executionSuccessful\": true, \"toolExecutionNotifications\": [{\"level\": "
+              "\"error\", \"descriptor\": {\"id\": ", f);
+        jstr(f, vm_status_name(r->status));
+        fputs("}, \"message\": {\"text\": ", f);
+        jstr(f, r->end_msg);
+        fputs("}", f);
+        if (r->end_at.valid) { fputs(", \"locations\": [", f); sarif_location(f, r, &r->end_at, 0, -1, NULL); fputs("]", f); }
+        fputs("}]}]", f);
+    }
+    fprintf(f, ",\n\"properties\": {\"schedules\": %d, \"seed\": %llu, \"status\": \"%s\"}\n}]\n}\n", r->schedules,
+            (unsigned long long)r->base_seed, vm_status_name(r->status));
 }

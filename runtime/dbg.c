@@ -1,104 +1,16 @@
-/* dbg.c — the stepping debugger (see dbg.h).
- *
- * How a stop works: the VM calls our step hook before every instruction a
- * lane group issues; returning nonzero pauses the launch before it, and
- * vm_launch_step returns VM_PAUSED.  We also install a pick hook, so we
- * always know which lane group is issuing (the step hook only sees the
- * guard-true lanes), and so a resumed launch re-issues exactly the paused
- * group.  On resume the first hook call is that paused instruction; it is
- * not checked against breakpoints again (it "skips once").
- *
- * Stepping counts the instructions the focused lane executes: `step N`
- * pauses before the focused lane's (N+1)-th instruction from here.  A
- * collective or barrier simply makes the focused lane wait; the launch goes
- * on running the other lanes and warps until it is released, and the step
- * ends before its next instruction.
- */
+/* dbg.c — the debugger's command language (see dbg.h): parses and runs
+ * each command line over the engine (dbg_engine.h) and the expression
+ * language (dbg_expr.h), and formats everything the user reads.  The only
+ * file of the debugger that writes output. */
 #include <ctype.h>
 #include <inttypes.h>
-#include <math.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dbg.h"
-#include "hostcall.h"
-#include "check.h"
-
-#define DBG_MAX_BP 64
-#define DBG_MAX_DISP 32
-#define DBG_MAX_FRAMES 256
-#define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */
-
-enum { BP_BREAK, BP_WATCH };
-enum { WATCH_WRITE = 1, WATCH_READ = 2, WATCH_ACCESS = 3 };   /* bit 0: writes, bit 1: reads */
-enum { RUN_CONTINUE, RUN_STEP, RUN_NEXT, RUN_FINISH };
-enum { STOP_NONE, STOP_BP, STOP_WATCH, STOP_STEP, STOP_GONE, STOP_CTA };
-
-typedef struct dbg_bp {
-    int id, kind, temp, hits;
-    char spec[128];              /* as typed */
-    uint32_t *pcs;               /* break: the instructions it stops before */
-    int npcs;
-    char cond[128];              /* break: condition ("" none), evaluated per lane */
-    int ignore;                  /* stops still to ignore (ignore N COUNT) */
-    int space;                   /* watch: BC_SP_GLOBAL or BC_SP_SHARED */
-    int wkind, wsize;            /* watch: WATCH_*, 1/2/4/8 bytes */
-    uint64_t addr;
-    uint64_t old;                /* watch: value at the last report */
-} dbg_bp;
-
-/* A physical frame of a lane: the function at pc; `save` indexes the saved
- * registers of the call that entered it in the lane's stack (UINT32_MAX for
- * the kernel's frame). */
-typedef struct pframe { uint32_t pc; int func; uint32_t save; } pframe;
-
-struct dbg_session {
-    FILE *out;
-    const rt_case *c;
-    dbg_opts o;
-    rt_run_opts ro;
-    rt_prepared P;
-    const bc_module *m;
-    vm_launch *L;
-    vm_status st;                /* of the last vm_launch_step */
-    int ended;                   /* the launch finished or stopped for good */
-    vm_hooks hooks;
-    chk_sched sched, sched0;     /* --schedule adversarial: the checker's schedule */
-    /* breakpoints and watchpoints */
-    dbg_bp bp[DBG_MAX_BP];
-    int nbp, next_id;
-    /* focus */
-    uint64_t fcta;               /* linear CTA index */
-    int fwarp, flane;
-    int want_cta;                /* stop when CTA fcta starts */
-    /* run control */
-    int mode;
-    long step_left;
-    uint32_t last_pc;            /* the focused lane's last instruction (step) */
-    int next_file, next_line, next_level;
-    uint32_t start_depth;
-    /* the paused group */
-    int paused;
-    int pwarp, pslot;            /* warp and CTA slot of the paused group */
-    uint32_t pgroup, ppc;
-    int resume_pending, skip_once;
-    vm_warp *cur_w;              /* the group issuing now (from pick) */
-    uint32_t cur_group;
-    /* why we stopped */
-    int stop, stop_bp;
-    int watch_hit;               /* bp index, -1 none */
-    uint64_t w_cta; int w_warp, w_lane; uint32_t w_pc;
-    int w_flags;                 /* the access that hit the watchpoint */
-    uint64_t w_val;              /* read watchpoints: the value read */
-    uint32_t cond_lanes;         /* the lanes whose breakpoint condition held */
-    char cond_err[300];          /* an error testing a condition, "" none */
-    int focus_gone;
-    /* display expressions */
-    char *disp[DBG_MAX_DISP];
-    int disp_id[DBG_MAX_DISP], ndisp, next_disp;
-    int sel_frame;               /* frame N / up / down: the selected frame (backtrace numbering) */
-};
+#include "dbg_engine.h"
+#include "dbg_expr.h"
 
 const char *const dbg_command_names[] = {
     "break", "tbreak", "condition", "ignore", "delete", "watch", "rwatch", "awatch", "run", "start",
@@ -115,122 +27,19 @@ static void say(dbg_session *s, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- small helpers --------------------------------------------------------------- */
-
-static const char *base_name(const char *p)
-{
-    const char *b = strrchr(p, '/');
-    return b ? b + 1 : p;
-}
-
-static const char *file_name(const bc_module *m, int f)
-{
-    return f >= 0 && f < m->nfiles && m->files[f] ? base_name(m->files[f]) : "?";
-}
-
-static int suffix_match(const char *path, const char *want)
-{
-    size_t a = strlen(path), b = strlen(want);
-    if (b > a || strcmp(path + a - b, want)) return 0;
-    return a == b || path[a - b - 1] == '/';
-}
-
 /* "file.ptx:N (file.cu:L inlined at file.cu:K)" for pc. */
 static void fmt_loc(const dbg_session *s, uint32_t pc, char *buf, size_t len)
 {
     const bc_module *m = s->m;
     if (pc >= m->ncode) { snprintf(buf, len, "?"); return; }
-    size_t n = (size_t)snprintf(buf, len, "%s:%d", base_name(m->path), m->code[pc].line);
+    size_t n = (size_t)snprintf(buf, len, "%s:%d", dbg_base_name(m->path), m->code[pc].line);
     int src = m->code[pc].src;
     for (int d = 0; src >= 0 && src < m->nsrclocs && d < 16 && n < len; d++) {
         const bc_srcloc *l = &m->srclocs[src];
-        n += (size_t)snprintf(buf + n, len - n, "%s%s:%d", d ? " inlined at " : " (", file_name(m, l->file), l->line);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s:%d", d ? " inlined at " : " (", dbg_file_name(m, l->file), l->line);
         src = l->parent;
         if ((src < 0 || d == 15) && n < len) n += (size_t)snprintf(buf + n, len - n, ")");
     }
-}
-
-static void tid_of(const dbg_session *s, int warp, int lane, uint32_t t[3])
-{
-    const uint32_t *b = s->c->block;
-    uint32_t bx = b[0] ? b[0] : 1, by = b[1] ? b[1] : 1;
-    uint32_t lin = (uint32_t)warp * BC_WARP + (uint32_t)lane;
-    t[0] = lin % bx;
-    t[1] = lin / bx % by;
-    t[2] = lin / (bx * by);
-}
-
-static void cta_of(const dbg_session *s, uint64_t lin, uint32_t c[3])
-{
-    const uint32_t *g = s->c->grid;
-    uint64_t gx = g[0] ? g[0] : 1, gy = g[1] ? g[1] : 1;
-    c[0] = (uint32_t)(lin % gx);
-    c[1] = (uint32_t)(lin / gx % gy);
-    c[2] = (uint32_t)(lin / (gx * gy));
-}
-
-static uint32_t nthreads(const dbg_session *s)
-{
-    uint32_t n = 1;
-    for (int i = 0; i < 3; i++) n *= s->c->block[i] ? s->c->block[i] : 1;
-    return n;
-}
-
-/* The focused CTA, if it is in flight. */
-static vm_cta *focus_cta(const dbg_session *s)
-{
-    return s->L ? vm_launch_find_cta(s->L, s->fcta) : NULL;
-}
-
-/* Whether CTA lin has finished (it is not in flight but has started). */
-static int cta_finished(const dbg_session *s, uint64_t lin)
-{
-    return s->L->nres > 1 ? vm_launch_cta_started(s->L, lin) : lin < s->L->next_cta;
-}
-
-static vm_warp *focus_warp(const dbg_session *s)
-{
-    vm_cta *c = focus_cta(s);
-    return c && s->fwarp < c->nwarps ? &c->warps[s->fwarp] : NULL;
-}
-
-/* Lanes of w in the same group as lane l: same pc and state. */
-static uint32_t group_of(const vm_warp *w, int l)
-{
-    uint32_t g = 0;
-    if (!((w->live >> l) & 1)) return 0;
-    for (uint32_t mm = w->live; mm; mm &= mm - 1) {
-        int k = __builtin_ctz(mm);
-        if (w->pc[k] == w->pc[l] && w->state[k] == w->state[l] &&
-            (w->state[k] != LANE_WAIT_COLL || w->coll_mask[k] == w->coll_mask[l]) &&
-            (w->state[k] != LANE_WAIT_BAR || w->bar_id[k] == w->bar_id[l]))
-            g |= 1u << k;
-    }
-    return g;
-}
-
-static int is_collective(int op)
-{
-    switch (op) {
-    case OP_SHFL: case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_VOTE_BALLOT:
-    case OP_MATCH_ANY: case OP_MATCH_ALL: case OP_REDUX: case OP_ELECT: case OP_WARPSYNC:
-        return 1;
-    }
-    return bc_op_fmt[op] == F_MMA;     /* matrix ops meet as the whole warp */
-}
-
-/* Threads arrived at barrier id of cta, and the number it waits for. */
-static void bar_counts(const dbg_session *s, const vm_cta *cta, int id, uint32_t *arrived, uint32_t *expect)
-{
-    uint32_t a = cta->bar[id].threads, live = 0;       /* threads of the warps already counted */
-    for (int k = 0; k < cta->nwarps; k++) {
-        if (!((cta->bar[id].warps >> k) & 1))
-            a += (uint32_t)__builtin_popcount(cta->warps[k].bar_arrived[id] & cta->warps[k].live);
-        live += (uint32_t)__builtin_popcount(cta->warps[k].live);
-    }
-    (void)s;
-    *arrived = a;
-    *expect = cta->bar[id].expected ? cta->bar[id].expected : live;
 }
 
 static void fmt_state(const dbg_session *s, const vm_cta *cta, const vm_warp *w, int l, char *buf, size_t len)
@@ -243,7 +52,7 @@ static void fmt_state(const dbg_session *s, const vm_cta *cta, const vm_warp *w,
         break;
     case LANE_WAIT_BAR: {
         uint32_t a, e;
-        bar_counts(s, cta, w->bar_id[l], &a, &e);
+        dbg_bar_counts(s, cta, w->bar_id[l], &a, &e);
         snprintf(buf, len, "at barrier %d (%u of %u arrived)", w->bar_id[l], a, e);
         break;
     }
@@ -268,209 +77,25 @@ static int ptx_line_text(const dbg_session *s, int n, char *buf, size_t len)
     return 0;
 }
 
-/* ---- hooks ------------------------------------------------------------------------- */
+/* ---- session ------------------------------------------------------------------------- */
 
-
-static uint32_t hook_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
-{
-    dbg_session *s = ctx;
-    (void)L; (void)cta;
-    uint32_t g = 0;
-    if (s->resume_pending) {
-        s->resume_pending = 0;
-        if (w->id == s->pwarp && cta->slot == s->pslot) {
-            for (uint32_t mm = ready & s->pgroup; mm; mm &= mm - 1)
-                if (w->pc[__builtin_ctz(mm)] == s->ppc) g |= 1u << __builtin_ctz(mm);
-            if (g) {
-                /* the scheduler counts a turn for the re-issue: undo it, so a
-                 * pause does not change the ageing of the other groups */
-                w->tick--;
-                *pc = s->ppc;
-                s->cur_w = w;
-                s->cur_group = g;
-                return g;
-            }
-        }
-    }
-    int pickl = -1;
-    if (s->o.adversarial) {
-        /* the checker's schedule for this seed, so a reported seed replays */
-        g = chk_sched_pick(&s->sched, L, cta, w, ready, pc);
-        s->cur_w = w;
-        s->cur_group = g;
-        return g;
-    } else {
-        int best = -1, oldest = -1;
-        for (uint32_t mm = ready; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            if (best < 0 || w->pc[l] < w->pc[best]) best = l;
-            if (oldest < 0 || w->lastrun[l] < w->lastrun[oldest]) oldest = l;
-        }
-        pickl = w->tick - w->lastrun[oldest] > DBG_AGE_LIMIT ? oldest : best;
-    }
-    *pc = w->pc[pickl];
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->pc[l] == *pc) g |= 1u << l;
-    }
-    s->cur_w = w;
-    s->cur_group = g;
-    return g;
-}
-
-static void hook_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
-                        int space, uint64_t addr, int size, int flags)
-{
-    dbg_session *s = ctx;
-    if (!(flags & (VM_ACC_WRITE | VM_ACC_READ)) || s->watch_hit >= 0) return;
-    for (int i = 0; i < s->nbp; i++) {
-        dbg_bp *b = &s->bp[i];
-        if (b->kind != BP_WATCH || b->space != space) continue;
-        int want = ((b->wkind & WATCH_WRITE) ? VM_ACC_WRITE : 0) | ((b->wkind & WATCH_READ) ? VM_ACC_READ : 0);
-        if (!(flags & want)) continue;
-        if (addr < b->addr + (uint64_t)b->wsize && b->addr < addr + (uint64_t)size) {
-            s->watch_hit = i;
-            s->w_cta = cta->linear;
-            s->w_warp = w->id;
-            s->w_lane = lane;
-            s->w_pc = pc;
-            s->w_flags = flags;
-            /* a read is reported with the value it reads: the memory as it is now */
-            s->w_val = 0;
-            const uint8_t *p = space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, (uint64_t)b->wsize)
-                                                     : vm_xlate(L, cta, w, lane, BC_SP_SHARED, b->addr, (uint64_t)b->wsize, 0);
-            if (p) memcpy(&s->w_val, p, (size_t)b->wsize);
-            return;
-        }
-    }
-}
-
-static void hook_exit(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
-{
-    dbg_session *s = ctx;
-    (void)L; (void)pc;
-    if (s->mode != RUN_CONTINUE && cta->linear == s->fcta && w->id == s->fwarp && ((lanes >> s->flane) & 1))
-        s->focus_gone = 1;
-}
-
-static int cond_lanes(dbg_session *s, const dbg_bp *b, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc,
-                      uint32_t *lanes);
-
-/* The breakpoint that stops the lane group `group` of w before pc, or -1:
- * one at pc whose condition holds for some lane of the group (those lanes
- * in s->cond_lanes) and that has no stops left to ignore. */
-static int bp_check(dbg_session *s, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc)
-{
-    for (int i = 0; i < s->nbp; i++) {
-        dbg_bp *b = &s->bp[i];
-        if (b->kind != BP_BREAK) continue;
-        int at = 0;
-        for (int k = 0; k < b->npcs && !at; k++) at = b->pcs[k] == pc;
-        if (!at) continue;
-        uint32_t lanes = group;
-        s->cond_err[0] = 0;
-        if (b->cond[0] && !cond_lanes(s, b, cta, w, group, pc, &lanes)) continue;
-        if (!lanes) continue;
-        if (b->ignore > 0 && !s->cond_err[0]) { b->ignore--; b->hits++; continue; }
-        s->cond_lanes = lanes;
-        return i;
-    }
-    return -1;
-}
-
-/* The (file, line) of the srcloc chain of pc at inline level `level`
- * counted from the outermost (0); the innermost when the chain is shorter.
- * Returns the chain length (0: no source position). */
-static int src_at_level(const bc_module *m, uint32_t pc, int level, int *file, int *line)
-{
-    int chain[16], n = 0;
-    for (int src = m->code[pc].src; src >= 0 && src < m->nsrclocs && n < 16; src = m->srclocs[src].parent) chain[n++] = src;
-    if (!n) return 0;
-    int k = n - 1 - level;                 /* chain[n-1] is the outermost */
-    if (k < 0) k = 0;
-    *file = m->srclocs[chain[k]].file;
-    *line = m->srclocs[chain[k]].line;
-    return n;
-}
-
-static int do_stop(dbg_session *s, int why, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc)
-{
-    s->stop = why;
-    s->paused = 1;
-    s->pwarp = w->id;
-    s->pslot = cta->slot;
-    s->pgroup = group;
-    s->ppc = pc;
-    return 1;
-}
-
-static int hook_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
-{
-    dbg_session *s = ctx;
-    (void)L;
-    uint32_t group = w == s->cur_w ? s->cur_group : lanes;
-    int focused = cta->linear == s->fcta && w->id == s->fwarp && ((group >> s->flane) & 1);
-    if (s->skip_once) {
-        s->skip_once = 0;
-        if (s->mode == RUN_STEP && focused && s->step_left > 0) { s->step_left--; s->last_pc = pc; }
-        return 0;
-    }
-    if (s->watch_hit >= 0) return do_stop(s, STOP_WATCH, cta, w, group, pc);
-    if (s->focus_gone) return do_stop(s, STOP_GONE, cta, w, group, pc);
-    if (s->want_cta && cta->linear == s->fcta) return do_stop(s, STOP_CTA, cta, w, group, pc);
-    int b = bp_check(s, cta, w, group, pc);
-    if (b >= 0) { s->stop_bp = b; return do_stop(s, STOP_BP, cta, w, group, pc); }
-    if (!focused) return 0;
-    switch (s->mode) {
-    case RUN_STEP: {
-        /* one PTX instruction may be several bytecodes: a new one starts
-         * on a jump or on another PTX line */
-        const bc_insn *code = s->m->code;
-        int fresh = s->last_pc == UINT32_MAX || pc != s->last_pc + 1 || code[pc].line != code[s->last_pc].line;
-        s->last_pc = pc;
-        if (!fresh) return 0;
-        if (s->step_left == 0) return do_stop(s, STOP_STEP, cta, w, group, pc);
-        s->step_left--;
-        return 0;
-    }
-    case RUN_NEXT: {
-        int f, l;
-        if (w->stack[s->flane].depth > s->start_depth) return 0;
-        if (!src_at_level(s->m, pc, s->next_level, &f, &l)) return 0;
-        if (w->stack[s->flane].depth < s->start_depth || f != s->next_file || l != s->next_line)
-            return do_stop(s, STOP_STEP, cta, w, group, pc);
-        return 0;
-    }
-    case RUN_FINISH:
-        if (w->stack[s->flane].depth < s->start_depth) return do_stop(s, STOP_STEP, cta, w, group, pc);
-        return 0;
-    }
-    return 0;
-}
-
-static void hook_output(void *ctx, const char *text, size_t len)
+static void write_output(void *ctx, const char *text, size_t len)
 {
     dbg_session *s = ctx;
     fwrite(text, 1, len, s->out);
 }
 
-/* ---- session ------------------------------------------------------------------------- */
-
+/* Prepares the launch; errors (PTX diagnostics or a message) go to err. */
 static int prepare(dbg_session *s, FILE *err)
 {
     diag_list d;
     diag_init(&d);
     char msg[1024];
-    int code = rt_prepare_launch(s->c, &s->ro, &s->P, msg, sizeof msg, &d);
+    int code = dbg_prepare(s, msg, sizeof msg, &d);
     if (code == PTXEMU_EXIT_PTX) diag_render(&d, s->P.ptx_text, s->P.ptx_len, err);
     else if (code) fprintf(err, "ptxemu: %s\n", msg);
     diag_list_free(&d);
-    if (code) return code;
-    s->m = s->P.m->bc;
-    s->P.cfg.hooks = &s->hooks;
-    s->P.cfg.output = hook_output;
-    s->P.cfg.output_ctx = s;
-    return 0;
+    return code;
 }
 
 dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, int *exit_code)
@@ -478,24 +103,10 @@ dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, 
     dbg_session *s = calloc(1, sizeof *s);
     if (!s) { *exit_code = PTXEMU_EXIT_USAGE; return NULL; }
     s->out = out;
-    s->c = c;
-    s->o = *o;
-    s->ro.seed = o->seed;
-    if (o->adversarial) {
-        /* seed 0 would be the checker's hardware-like schedule: use 1 */
-        chk_sched_init(&s->sched, o->seed ? o->seed : 1, &s->ro.slice, &s->ro.cta_order_seed);
-        s->sched0 = s->sched;
-    }
-    s->ro.libs = o->libs;
-    s->ro.nlibs = o->nlibs;
-    s->ro.resident = o->resident;
-    s->hooks.ctx = s;
-    s->hooks.pick = hook_pick;
-    s->hooks.step = hook_step;
-    s->hooks.access = hook_access;
-    s->hooks.exit = hook_exit;
-    s->next_id = 1;
-    s->watch_hit = -1;
+    s->cond_eval = dbg_cond_lanes;
+    s->output = write_output;
+    s->output_ctx = s;
+    dbg_engine_init(s, c, o);
     *exit_code = prepare(s, err);
     if (*exit_code) { rt_prepared_free(&s->P); free(s); return NULL; }
     return s;
@@ -504,9 +115,7 @@ dbg_session *dbg_new(const rt_case *c, const dbg_opts *o, FILE *out, FILE *err, 
 void dbg_free(dbg_session *s)
 {
     if (!s) return;
-    vm_launch_free(s->L);
-    rt_prepared_free(&s->P);
-    for (int i = 0; i < s->nbp; i++) free(s->bp[i].pcs);
+    dbg_engine_fini(s);
     for (int i = 0; i < s->ndisp; i++) free(s->disp[i]);
     free(s);
 }
@@ -515,14 +124,13 @@ void dbg_banner(dbg_session *s)
 {
     const bc_func *k = &s->m->funcs[s->P.kernel];
     const uint32_t *g = s->P.cfg.grid, *b = s->P.cfg.block;
-    uint32_t nt = nthreads(s);
+    uint32_t nt = dbg_nthreads(s);
     say(s, "Kernel %s of %s: grid (%u,%u,%u) block (%u,%u,%u), %u warp%s per CTA; schedule %s\n", k->name,
-        base_name(s->m->path), g[0] ? g[0] : 1, g[1] ? g[1] : 1, g[2] ? g[2] : 1, b[0] ? b[0] : 1, b[1] ? b[1] : 1,
+        dbg_base_name(s->m->path), g[0] ? g[0] : 1, g[1] ? g[1] : 1, g[2] ? g[2] : 1, b[0] ? b[0] : 1, b[1] ? b[1] : 1,
         b[2] ? b[2] : 1, (nt + 31) / 32, (nt + 31) / 32 == 1 ? "" : "s", s->o.adversarial ? "adversarial" : "hw");
 }
 
 static void info_warps(dbg_session *s);
-static int inspectable(const dbg_session *s);
 static void do_displays(dbg_session *s);
 
 /* ---- reporting stops ---------------------------------------------------------------------- */
@@ -531,12 +139,12 @@ static void do_displays(dbg_session *s);
 static void fmt_focus(const dbg_session *s, char *buf, size_t len)
 {
     uint32_t c[3], t[3];
-    cta_of(s, s->fcta, c);
-    tid_of(s, s->fwarp, s->flane, t);
-    const vm_warp *w = focus_warp(s);
+    dbg_cta_of(s, s->fcta, c);
+    dbg_tid_of(s, s->fwarp, s->flane, t);
+    const vm_warp *w = dbg_focus_warp(s);
     size_t n = (size_t)snprintf(buf, len, "cta (%u,%u,%u) thread (%u,%u,%u) warp %d", c[0], c[1], c[2], t[0], t[1], t[2], s->fwarp);
     if (w && n < len) {
-        if ((w->live >> s->flane) & 1) snprintf(buf + n, len - n, " lanes 0x%08x", group_of(w, s->flane));
+        if ((w->live >> s->flane) & 1) snprintf(buf + n, len - n, " lanes 0x%08x", dbg_group_of(w, s->flane));
         else snprintf(buf + n, len - n, " lane %d (exited)", s->flane);
     }
 }
@@ -544,7 +152,7 @@ static void fmt_focus(const dbg_session *s, char *buf, size_t len)
 static void show_where(dbg_session *s, const char *prefix)
 {
     char loc[512], foc[256], text[256];
-    const vm_warp *w = focus_warp(s);
+    const vm_warp *w = dbg_focus_warp(s);
     fmt_focus(s, foc, sizeof foc);
     if (!w || !((w->live >> s->flane) & 1)) { say(s, "%s%s%s\n", prefix, *prefix ? ": " : "", foc); return; }
     uint32_t pc = w->pc[s->flane];
@@ -552,15 +160,6 @@ static void show_where(dbg_session *s, const char *prefix)
     say(s, "%s%s%s %s\n", prefix, *prefix ? " at " : "", loc, foc);
     ptx_line_text(s, s->m->code[pc].line, text, sizeof text);
     say(s, "=> %d\t%s\n", s->m->code[pc].line, text);
-}
-
-static void set_focus_group(dbg_session *s, const vm_cta *cta, int warp, uint32_t group)
-{
-    if (!group) return;
-    if (cta->linear == s->fcta && warp == s->fwarp && ((group >> s->flane) & 1)) return;
-    s->fcta = cta->linear;
-    s->fwarp = warp;
-    s->flane = __builtin_ctz(group);
 }
 
 static const char *const watch_name[] = { "", "Watchpoint", "Read watchpoint", "Access watchpoint" };
@@ -574,93 +173,52 @@ static void fmt_sized(uint64_t v, int n, char *buf, size_t len)
     snprintf(buf, len, "%" PRId64 " (0x%0*" PRIx64 ")", sv, 2 * n, v);
 }
 
-static void report_watch(dbg_session *s)
+static void report_watch(dbg_session *s, const dbg_watch_report *r)
 {
-    dbg_bp *b = &s->bp[s->watch_hit];
     char loc[512];
     uint32_t c[3], t[3];
-    cta_of(s, s->w_cta, c);
-    tid_of(s, s->w_warp, s->w_lane, t);
-    fmt_loc(s, s->w_pc, loc, sizeof loc);
-    uint64_t nv = 0;
-    const uint8_t *p = NULL;
-    uint64_t n = (uint64_t)b->wsize;
-    if (b->space == BC_SP_GLOBAL) p = mem_xlate(&s->P.dev.mem, b->addr, n);
-    else if (s->L) {
-        vm_cta *wc = vm_launch_find_cta(s->L, s->w_cta);
-        if (wc) p = vm_xlate(s->L, wc, &wc->warps[0], 0, BC_SP_SHARED, b->addr, n, 0);
-    }
-    if (p) memcpy(&nv, p, (size_t)n);
-    b->hits++;
-    int wr = (s->w_flags & VM_ACC_WRITE) && b->wkind != WATCH_READ;
-    say(s, "%s %d: [%s 0x%" PRIx64 "] %s by cta (%u,%u,%u) thread (%u,%u,%u) warp %d at %s\n", watch_name[b->wkind], b->id,
-        b->space == BC_SP_SHARED ? "shared" : "global", b->addr, wr ? "written" : "read", c[0], c[1], c[2], t[0], t[1], t[2],
-        s->w_warp, loc);
+    dbg_cta_of(s, r->cta, c);
+    dbg_tid_of(s, r->warp, r->lane, t);
+    fmt_loc(s, r->pc, loc, sizeof loc);
+    say(s, "%s %d: [%s 0x%" PRIx64 "] %s by cta (%u,%u,%u) thread (%u,%u,%u) warp %d at %s\n", watch_name[r->kind], r->id,
+        r->space == BC_SP_SHARED ? "shared" : "global", r->addr, r->written ? "written" : "read", c[0], c[1], c[2], t[0], t[1], t[2],
+        r->warp, loc);
     char o[64], v[64];
-    fmt_sized(b->old, b->wsize, o, sizeof o);
-    fmt_sized(wr ? nv : s->w_val, b->wsize, v, sizeof v);
-    if (wr) say(s, "Old value = %s\nNew value = %s\n", o, v);
+    fmt_sized(r->old, r->size, o, sizeof o);
+    fmt_sized(r->value, r->size, v, sizeof v);
+    if (r->written) say(s, "Old value = %s\nNew value = %s\n", o, v);
     else say(s, "Value = %s\n", v);
-    b->old = nv;
-    s->watch_hit = -1;
 }
 
-static void delete_bp(dbg_session *s, int i)
-{
-    free(s->bp[i].pcs);
-    memmove(&s->bp[i], &s->bp[i + 1], (size_t)(s->nbp - i - 1) * sizeof *s->bp);
-    s->nbp--;
-}
-
-/* Runs the launch until the next stop and reports it. */
+/* Runs the launch until the next stop (dbg_resume) and reports it. */
 static void resume(dbg_session *s)
 {
+    dbg_stop st;
     s->sel_frame = 0;
-    s->skip_once = s->resume_pending = s->paused;
-    s->paused = 0;
-    s->stop = STOP_NONE;
-    s->focus_gone = 0;
-    s->watch_hit = -1;
-    s->st = vm_launch_step(s->L);
-    s->want_cta = 0;
-    if (s->st == VM_PAUSED) {
-        vm_cta *cta = &s->L->ctas[s->pslot];
-        vm_warp *w = &cta->warps[s->pwarp];
-        switch (s->stop) {
+    dbg_resume(s, &st);
+    if (st.status == VM_PAUSED) {
+        switch (st.why) {
         case STOP_BP: {
-            dbg_bp *b = &s->bp[s->stop_bp];
-            b->hits++;
-            set_focus_group(s, cta, w->id, s->cond_lanes);
             char pre[64], cond[160] = "";
-            snprintf(pre, sizeof pre, "%s %d", b->temp ? "Temporary breakpoint" : "Breakpoint", b->id);
-            if (b->cond[0] && !s->cond_err[0])
-                snprintf(cond, sizeof cond, "Condition %s holds for lanes 0x%08x\n", b->cond, s->cond_lanes);
-            if (b->temp) delete_bp(s, s->stop_bp);
-            if (s->cond_err[0]) say(s, "%s\n", s->cond_err);
+            snprintf(pre, sizeof pre, "%s %d", st.bp_temp ? "Temporary breakpoint" : "Breakpoint", st.bp_id);
+            if (st.cond[0]) snprintf(cond, sizeof cond, "Condition %s holds for lanes 0x%08x\n", st.cond, st.cond_lanes);
+            if (st.cond_err[0]) say(s, "%s\n", st.cond_err);
             show_where(s, pre);
             say(s, "%s", cond);
             break;
         }
         case STOP_WATCH:
-            s->fcta = s->w_cta;
-            s->fwarp = s->w_warp;
-            s->flane = s->w_lane;
-            report_watch(s);
+            report_watch(s, &st.watch);
             show_where(s, "");
             break;
-        case STOP_GONE: {
-            uint32_t t[3];
-            tid_of(s, s->fwarp, s->flane, t);
-            say(s, "Thread (%u,%u,%u) exited; focus moves to the next thread that runs\n", t[0], t[1], t[2]);
-            s->fcta = cta->linear;
-            s->fwarp = w->id;
-            s->flane = __builtin_ctz(s->pgroup);
+        case STOP_GONE:
+            say(s, "Thread (%u,%u,%u) exited; focus moves to the next thread that runs\n", st.gone_tid[0], st.gone_tid[1],
+                st.gone_tid[2]);
             show_where(s, "");
             break;
-        }
         case STOP_CTA: {
             uint32_t c[3];
-            cta_of(s, cta->linear, c);
+            dbg_cta_of(s, st.cta, c);
             say(s, "CTA (%u,%u,%u) started\n", c[0], c[1], c[2]);
             show_where(s, "");
             break;
@@ -671,19 +229,12 @@ static void resume(dbg_session *s)
         do_displays(s);
         return;
     }
-    s->ended = 1;
-    s->paused = 0;
-    if (s->watch_hit >= 0) report_watch(s);
+    if (st.has_watch) report_watch(s, &st.watch);
     if (s->st == VM_OK) {
         say(s, "Kernel %s finished: %" PRIu64 " lane-instructions\n", s->m->funcs[s->P.kernel].name, s->L->lane_insns);
         return;
     }
     vm_fault *f = &s->L->fault;
-    if (f->warp >= 0) {
-        s->fcta = f->cta[0] + (uint64_t)s->L->cfg.grid[0] * (f->cta[1] + (uint64_t)s->L->cfg.grid[1] * f->cta[2]);
-        s->fwarp = f->warp;
-        s->flane = f->lane >= 0 ? f->lane : 0;
-    }
     if (s->st == VM_DEADLOCK) {
         say(s, "Deadlock: %s\n", strncmp(f->msg, "deadlock: ", 10) ? f->msg : f->msg + 10);
         show_where(s, "Stopped");
@@ -702,38 +253,19 @@ static void resume(dbg_session *s)
     }
 }
 
+/* Starts (or restarts) the launch; says why not. */
 static int start_launch(dbg_session *s)
 {
-    if (s->L) {
-        vm_launch_free(s->L);
-        s->L = NULL;
-        rt_prepared_free(&s->P);
-        if (prepare(s, s->out)) return -1;
-    }
-    vm_fault f;
-    s->L = vm_launch_new(s->m, &s->P.dev.mem, s->P.dev.var_addr, s->P.kernel, &s->P.cfg, &f);
-    if (!s->L) { say(s, "Cannot launch: %s\n", f.msg); return -1; }
-    s->sched = s->sched0;             /* a restarted run replays the same schedule */
-    s->ended = 0;
-    s->paused = 0;
-    s->mode = RUN_CONTINUE;
-    s->want_cta = s->fcta != 0;
-    /* initial values of shared watchpoints are those of a fresh CTA: 0 */
-    for (int i = 0; i < s->nbp; i++) {
-        dbg_bp *b = &s->bp[i];
-        if (b->kind != BP_WATCH) continue;
-        const uint8_t *p = b->space == BC_SP_GLOBAL ? mem_xlate(&s->P.dev.mem, b->addr, (uint64_t)b->wsize) : NULL;
-        b->old = 0;
-        if (p) memcpy(&b->old, p, (size_t)b->wsize);
-    }
-    return 0;
-}
-
-/* Whether there is thread state to look at: paused, or stopped by a
- * fault or deadlock (a finished launch has only its global memory). */
-static int inspectable(const dbg_session *s)
-{
-    return s->L && (!s->ended || s->st != VM_OK);
+    diag_list d;
+    diag_init(&d);
+    char msg[1024];
+    int code = 0;
+    int r = dbg_start(s, &code, msg, sizeof msg, &d);
+    if (r == -1 && code == PTXEMU_EXIT_PTX) diag_render(&d, s->P.ptx_text, s->P.ptx_len, s->out);
+    else if (r == -1) fprintf(s->out, "ptxemu: %s\n", msg);
+    else if (r == -2) say(s, "Cannot launch: %s\n", msg);
+    diag_list_free(&d);
+    return r ? -1 : 0;
 }
 
 static int need_running(dbg_session *s)
@@ -746,627 +278,43 @@ static int need_running(dbg_session *s)
 static vm_warp *need_focus_lane(dbg_session *s)
 {
     if (!s->L) { say(s, "The program is not being run.\n"); return NULL; }
-    vm_warp *w = focus_warp(s);
+    vm_warp *w = dbg_focus_warp(s);
     uint32_t c[3], t[3];
-    cta_of(s, s->fcta, c);
-    tid_of(s, s->fwarp, s->flane, t);
+    dbg_cta_of(s, s->fcta, c);
+    dbg_tid_of(s, s->fwarp, s->flane, t);
     if (!w) {
         say(s, "CTA (%u,%u,%u) is not running%s.\n", c[0], c[1], c[2],
-            cta_finished(s, s->fcta) ? " (it has finished)" : " (it has not started)");
+            dbg_cta_finished(s, s->fcta) ? " (it has finished)" : " (it has not started)");
         return NULL;
     }
     if (!((w->live >> s->flane) & 1)) { say(s, "Thread (%u,%u,%u) has exited.\n", t[0], t[1], t[2]); return NULL; }
     return w;
 }
 
-/* ---- call frames ------------------------------------------------------------------------- */
-
-/* The physical frames of lane `lane` of w, innermost first (at most max):
- * call_enter pushes the callee's registers, the call pc, the caller's frame
- * pointer and the callee's index on the lane's stack. */
-static int phys_frames(const dbg_session *s, const vm_warp *w, int lane, pframe *f, int max)
-{
-    const struct vm_stack *st = &w->stack[lane];
-    int n = 0;
-    uint32_t top = st->n, pc = w->pc[lane];
-    while (n < max) {
-        f[n].pc = pc;
-        f[n].func = bc_func_at(s->m, pc);
-        f[n].save = UINT32_MAX;
-        if (top < 3) { n++; break; }
-        int fidx = (int)st->v[top - 1];
-        uint32_t ns = fidx >= 0 && fidx < s->m->nfuncs ? s->m->funcs[fidx].nslots : 0;
-        if (3 + ns > top) { n++; break; }
-        f[n].save = top - 3 - ns;
-        pc = (uint32_t)st->v[top - 3];
-        top -= 3 + ns;
-        n++;
-    }
-    return n;
-}
-
-/* The value of register slot `slot` (times BC_WARP) in frame j: the live
- * register, unless a frame nearer the top runs the same function; then the
- * value the nearest such call saved. */
-static uint64_t frame_reg(const dbg_session *s, const vm_warp *w, int lane, const pframe *f, int nf, int j, uint32_t slot)
-{
-    if (j > 0 && j < nf && f[j].func >= 0) {
-        const bc_func *F = &s->m->funcs[f[j].func];
-        uint32_t k = slot / BC_WARP;
-        for (int i = j - 1; i >= 0; i--) {
-            if (f[i].func != f[j].func || f[i].save == UINT32_MAX) continue;
-            if (k >= F->slot_base && k < F->slot_base + F->nslots) return w->stack[lane].v[f[i].save + (k - F->slot_base)];
-            break;
-        }
-    }
-    return w->R[slot + (uint32_t)lane];
-}
-
-/* ---- expressions ------------------------------------------------------------------------ */
-
-typedef struct val { uint64_t v; ast_type t; } val;
-
-typedef struct ectx {
-    dbg_session *s;
-    vm_warp *w;                  /* NULL: no thread (memory of globals, numbers only) */
-    int lane;
-    const char *p;
-    char err[256];
-    int has_pc;                  /* the lane is at pc (in a hook, before w->pc is written back) */
-    uint32_t pc;
-    int has_cta;                 /* the lane's CTA is cta, not the focused one */
-    uint64_t cta;
-    int phys;                    /* registers of this physical frame (0: the innermost) */
-} ectx;
-
-static int type_bits(ast_type t)
-{
-    switch (t) {
-    case AST_T_PRED: return 1;
-    case AST_T_B8: case AST_T_U8: case AST_T_S8: return 8;
-    case AST_T_B16: case AST_T_U16: case AST_T_S16: case AST_T_F16: case AST_T_BF16: return 16;
-    case AST_T_B64: case AST_T_U64: case AST_T_S64: case AST_T_F64: case AST_T_B128: return 64;
-    default: return 32;
-    }
-}
-
-static int is_unsigned(ast_type t) { return t == AST_T_U8 || t == AST_T_U16 || t == AST_T_U32 || t == AST_T_U64 || t == AST_T_PRED; }
-static int is_float(ast_type t) { return t == AST_T_F32 || t == AST_T_F64 || t == AST_T_F16 || t == AST_T_BF16; }
-
-static uint64_t mask_bits(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-
-static double half_to_double(uint16_t h)
-{
-    int e = (h >> 10) & 31, f = h & 1023;
-    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-static double to_double(val x)
-{
-    int b = type_bits(x.t);
-    uint64_t v = mask_bits(x.v, b);
-    if (x.t == AST_T_F32) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
-    if (x.t == AST_T_F64) { double d; memcpy(&d, &v, 8); return d; }
-    if (x.t == AST_T_F16) return half_to_double((uint16_t)v);
-    if (x.t == AST_T_BF16) { float f; uint32_t u = (uint32_t)v << 16; memcpy(&f, &u, 4); return f; }
-    if (is_unsigned(x.t)) return (double)v;
-    return (double)(b >= 64 ? (int64_t)v : (int64_t)(v << (64 - b)) >> (64 - b));
-}
-
-static int64_t to_int(val x)
-{
-    if (is_float(x.t)) return (int64_t)to_double(x);
-    int b = type_bits(x.t);
-    uint64_t v = mask_bits(x.v, b);
-    if (is_unsigned(x.t) || b >= 64) return (int64_t)v;
-    return (int64_t)(v << (64 - b)) >> (64 - b);
-}
-
-/* "value (0xbits)": decimal first, then hex; floats as value and bits. */
-static void fmt_val(val x, int brief, char *buf, size_t len)
-{
-    int b = type_bits(x.t);
-    uint64_t v = mask_bits(x.v, b);
-    int hd = b < 8 ? 1 : b / 4;
-    if (x.t == AST_T_PRED) { snprintf(buf, len, "%d", (int)(v & 1)); return; }
-    if (x.t == AST_T_F16X2 || x.t == AST_T_BF16X2) {
-        val lo = { v & 0xffff, x.t == AST_T_F16X2 ? AST_T_F16 : AST_T_BF16 }, hi = { v >> 16, lo.t };
-        if (brief) snprintf(buf, len, "{%g, %g}", to_double(lo), to_double(hi));
-        else snprintf(buf, len, "{%g, %g} (0x%08" PRIx64 ")", to_double(lo), to_double(hi), v);
-        return;
-    }
-    if (is_float(x.t)) {
-        double d = to_double(x);
-        const char *fm = x.t == AST_T_F64 ? "%.17g" : "%.9g";
-        char num[64];
-        snprintf(num, sizeof num, fm, d);
-        if (brief) snprintf(buf, len, "%s", num);
-        else snprintf(buf, len, "%s (0x%0*" PRIx64 ")", num, hd, v);
-        return;
-    }
-    char num[32];
-    if (is_unsigned(x.t)) snprintf(num, sizeof num, "%" PRIu64, v);
-    else snprintf(num, sizeof num, "%" PRId64, to_int(x));
-    if (brief) snprintf(buf, len, "%s", num);
-    else snprintf(buf, len, "%s (0x%0*" PRIx64 ")", num, hd, v);
-}
-
-static void skipws(ectx *e) { while (*e->p == ' ' || *e->p == '\t') e->p++; }
-
-static int eval_expr(ectx *e, val *out);
-static int eval_top(ectx *e, val *out);
-
-static int special_reg(ectx *e, const char *name, val *out)
-{
-    dbg_session *s = e->s;
-    static const char *const three[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
-    char base[32];
-    int comp = 0;
-    snprintf(base, sizeof base, "%s", name);
-    char *dot = strchr(base, '.');
-    if (dot) {
-        if (strlen(dot) != 2 || !strchr("xyz", dot[1])) return -1;
-        comp = (int)(strchr("xyz", dot[1]) - "xyz");
-        *dot = 0;
-    }
-    int which = -1;
-    for (int i = 0; i < 4; i++) if (!strcmp(base, three[i])) which = i;
-    out->t = AST_T_U32;
-    uint32_t c[3], t[3];
-    if (which >= 0) {
-        if (!dot) return -1;
-        if (!e->w && (which == 0 || which == 2)) { snprintf(e->err, sizeof e->err, "%s needs a running thread", name); return -2; }
-        switch (which) {
-        case 0: tid_of(s, e->w->id, e->lane, t); out->v = t[comp]; break;
-        case 1: out->v = s->c->block[comp] ? s->c->block[comp] : 1; break;
-        case 2: cta_of(s, e->has_cta ? e->cta : s->fcta, c); out->v = c[comp]; break;
-        default: out->v = s->c->grid[comp] ? s->c->grid[comp] : 1; break;
-        }
-        return 0;
-    }
-    if (dot) return -1;
-    int l = e->lane;
-    if (!strcmp(base, "%laneid")) out->v = (uint64_t)l;
-    else if (!strcmp(base, "%warpid")) out->v = e->w ? (uint64_t)e->w->id : (uint64_t)s->fwarp;
-    else if (!strcmp(base, "%nwarpid")) out->v = 64;
-    else if (!strcmp(base, "%smid") || !strcmp(base, "%gridid")) out->v = !strcmp(base, "%gridid");
-    else if (!strcmp(base, "%nsmid")) out->v = 1;
-    else if (!strcmp(base, "%lanemask_eq")) out->v = 1u << l;
-    else if (!strcmp(base, "%lanemask_lt")) out->v = (1u << l) - 1;
-    else if (!strcmp(base, "%lanemask_le")) out->v = l == 31 ? 0xffffffffu : (2u << l) - 1;
-    else if (!strcmp(base, "%lanemask_gt")) out->v = l == 31 ? 0 : ~((2u << l) - 1) & 0xffffffffu;
-    else if (!strcmp(base, "%lanemask_ge")) out->v = ~((1u << l) - 1) & 0xffffffffu;
-    else if (!strcmp(base, "%dynamic_smem_size")) out->v = s->c->shared_bytes;
-    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_size : 0;
-    else if (!strcmp(base, "%clock")) out->v = s->L ? (uint32_t)(s->L->insns * 4) : 0;
-    else if (!strcmp(base, "%clock64")) { out->v = s->L ? s->L->insns * 4 : 0; out->t = AST_T_U64; }
-    else return -1;
-    return 0;
-}
-
-static int eval_reg(ectx *e, val *out)
-{
-    char name[128];
-    size_t n = 0;
-    while (*e->p && (isalnum((unsigned char)*e->p) || strchr("%_$.", *e->p)) && n + 1 < sizeof name) name[n++] = *e->p++;
-    name[n] = 0;
-    int r = special_reg(e, name, out);
-    if (r == 0) return 0;
-    if (r == -2) return -1;
-    if (!e->w) { snprintf(e->err, sizeof e->err, "No thread to read %s from (the program is not being run).", name); return -1; }
-    pframe fr[DBG_MAX_FRAMES];
-    int nf = 1;
-    fr[0].pc = e->has_pc ? e->pc : e->w->pc[e->lane];
-    if (e->phys > 0) {
-        nf = phys_frames(e->s, e->w, e->lane, fr, DBG_MAX_FRAMES);
-        if (e->phys >= nf) { snprintf(e->err, sizeof e->err, "No frame %d.", e->phys); return -1; }
-    }
-    uint32_t pc = fr[e->phys].pc, slot;
-    ast_type t;
-    if (bc_lookup_reg(e->s->m, pc, name, &slot, &t) < 0) {
-        snprintf(e->err, sizeof e->err, "No register \"%s\" in the %s function.", name, e->phys ? "selected frame's" : "current");
-        return -1;
-    }
-    out->t = t;
-    out->v = frame_reg(e->s, e->w, e->lane, fr, nf, e->phys, slot);
-    return 0;
-}
-
-static int parse_type(const char **pp, ast_type *t)
-{
-    static const struct { const char *n; ast_type t; } tab[] = {
-        { "u8", AST_T_U8 }, { "u16", AST_T_U16 }, { "u32", AST_T_U32 }, { "u64", AST_T_U64 },
-        { "s8", AST_T_S8 }, { "s16", AST_T_S16 }, { "s32", AST_T_S32 }, { "s64", AST_T_S64 },
-        { "b8", AST_T_B8 }, { "b16", AST_T_B16 }, { "b32", AST_T_B32 }, { "b64", AST_T_B64 },
-        { "f16", AST_T_F16 }, { "f32", AST_T_F32 }, { "f64", AST_T_F64 }, { "bf16", AST_T_BF16 } };
-    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
-        size_t l = strlen(tab[i].n);
-        if (!strncmp(*pp, tab[i].n, l) && !isalnum((unsigned char)(*pp)[l])) { *t = tab[i].t; *pp += l; return 0; }
-    }
-    return -1;
-}
-
-/* Reads n bytes at (space, addr) as lane `lane` of w sees them. */
-static const uint8_t *mem_at(dbg_session *s, vm_warp *w, int lane, int space, uint64_t addr, uint64_t n)
-{
-    int rs = space;
-    uint64_t ra = addr;
-    if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &rs, &ra);
-    if (rs == BC_SP_GLOBAL) return mem_xlate(&s->P.dev.mem, ra, n);
-    if (!inspectable(s)) return NULL;
-    vm_cta *cta = NULL;
-    for (int i = 0; i < s->L->nres && !cta; i++)      /* the CTA that owns w, else the focused one */
-        if (s->L->ctas[i].live && (w ? w >= s->L->ctas[i].warps && w < s->L->ctas[i].warps + s->L->ctas[i].nwarps
-                                     : s->L->ctas[i].linear == s->fcta)) cta = &s->L->ctas[i];
-    if (!cta && !w && s->L->cur_cta->live) cta = s->L->cur_cta;
-    if (!cta) return NULL;
-    if (!w) w = &cta->warps[0];
-    return vm_xlate(s->L, cta, w, lane, rs, ra, n, 0);
-}
-
-static const char *space_word(const char **pp, int *space)
-{
-    static const struct { const char *n; int sp; } tab[] = {
-        { "global", BC_SP_GLOBAL }, { "shared", BC_SP_SHARED }, { "local", BC_SP_LOCAL }, { "generic", BC_SP_GENERIC } };
-    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
-        size_t l = strlen(tab[i].n);
-        if (!strncmp(*pp, tab[i].n, l) && !isalnum((unsigned char)(*pp)[l]) && (*pp)[l] != '_') {
-            *space = tab[i].sp;
-            *pp += l;
-            return tab[i].n;
-        }
-    }
-    return NULL;
-}
-
-static int eval_mem(ectx *e, val *out)
-{
-    int space = BC_SP_GENERIC;
-    ast_type t = AST_T_B32;
-    skipws(e);
-    space_word(&e->p, &space);
-    if (*e->p == '.') {
-        e->p++;
-        if (parse_type(&e->p, &t)) { snprintf(e->err, sizeof e->err, "unknown type after '.'"); return -1; }
-    }
-    val a;
-    if (eval_expr(e, &a)) return -1;
-    skipws(e);
-    if (*e->p != ']') { snprintf(e->err, sizeof e->err, "expected ']'"); return -1; }
-    e->p++;
-    uint64_t addr = (uint64_t)to_int(a);
-    int n = type_bits(t) / 8;
-    const uint8_t *p = mem_at(e->s, e->w, e->lane, space, addr, (uint64_t)n);
-    if (!p) { snprintf(e->err, sizeof e->err, "Cannot access memory at address 0x%" PRIx64 ".", addr); return -1; }
-    out->v = 0;
-    memcpy(&out->v, p, (size_t)n);
-    out->t = t;
-    return 0;
-}
-
-static int eval_ident(ectx *e, val *out)
-{
-    char name[128];
-    size_t n = 0;
-    while ((isalnum((unsigned char)*e->p) || *e->p == '_' || *e->p == '$') && n + 1 < sizeof name) name[n++] = *e->p++;
-    name[n] = 0;
-    dbg_session *s = e->s;
-    for (int i = 0; i < s->c->nbuffers; i++)
-        if (!strcmp(s->c->buffers[i].name, name)) { out->v = s->P.bufaddr[i]; out->t = AST_T_U64; return 0; }
-    const bc_func *k = &s->m->funcs[s->P.kernel];
-    for (int i = 0; i < k->nparams; i++)
-        if (!strcmp(k->params[i].name, name)) {
-            out->v = 0;
-            memcpy(&out->v, s->P.params + k->params[i].offset, (size_t)(k->params[i].size > 8 ? 8 : k->params[i].size));
-            out->t = k->params[i].type != AST_T_NONE ? k->params[i].type : AST_T_U64;
-            return 0;
-        }
-    snprintf(e->err, sizeof e->err, "No symbol \"%s\" (a buffer or kernel parameter) in current context.", name);
-    return -1;
-}
-
-static int eval_primary(ectx *e, val *out)
-{
-    skipws(e);
-    char c = *e->p;
-    if (c == '(') {
-        e->p++;
-        if (eval_top(e, out)) return -1;
-        skipws(e);
-        if (*e->p != ')') { snprintf(e->err, sizeof e->err, "expected ')'"); return -1; }
-        e->p++;
-        return 0;
-    }
-    if (c == '-') { e->p++; if (eval_primary(e, out)) return -1;
-        if (is_float(out->t)) { double d = -to_double(*out); memcpy(&out->v, &d, 8); out->t = AST_T_F64; }
-        else { out->v = (uint64_t)-to_int(*out); if (is_unsigned(out->t)) out->t = type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
-        return 0; }
-    if (c == '~') { e->p++; if (eval_primary(e, out)) return -1; out->v = ~out->v; return 0; }
-    if (c == '!' && e->p[1] != '=') {
-        e->p++;
-        if (eval_primary(e, out)) return -1;
-        out->v = is_float(out->t) ? to_double(*out) == 0 : to_int(*out) == 0;
-        out->t = AST_T_S32;
-        return 0;
-    }
-    if (c == '[') { e->p++; return eval_mem(e, out); }
-    if (c == '%') return eval_reg(e, out);
-    if (isdigit((unsigned char)c) || c == '.') {
-        char *end;
-        const char *st = e->p;
-        uint64_t v = strtoull(st, &end, 0);
-        if (*end == '.' || *end == 'e' || *end == 'E') {
-            double d = strtod(st, &end);
-            memcpy(&out->v, &d, 8);
-            out->t = AST_T_F64;
-        } else {
-            out->v = v;
-            out->t = v <= 0x7fffffffu ? AST_T_S32 : AST_T_S64;
-        }
-        e->p = end;
-        return 0;
-    }
-    if (isalpha((unsigned char)c) || c == '_' || c == '$') return eval_ident(e, out);
-    snprintf(e->err, sizeof e->err, c ? "unexpected '%c' in expression" : "expression expected", c);
-    return -1;
-}
-
-static val arith(char op, val a, val b, int *bad)
-{
-    val r;
-    if (is_float(a.t) || is_float(b.t)) {
-        double x = to_double(a), y = to_double(b), z = 0;
-        switch (op) { case '+': z = x + y; break; case '-': z = x - y; break; case '*': z = x * y; break;
-                      case '/': z = x / y; break; default: *bad = 1; }
-        memcpy(&r.v, &z, 8);
-        r.t = AST_T_F64;
-        return r;
-    }
-    int w64 = type_bits(a.t) > 32 || type_bits(b.t) > 32, uns = is_unsigned(a.t) && is_unsigned(b.t);
-    r.t = w64 ? (uns ? AST_T_U64 : AST_T_S64) : (uns ? AST_T_U32 : AST_T_S32);
-    int64_t x = to_int(a), y = to_int(b);
-    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-    switch (op) {
-    case '+': r.v = ux + uy; break;
-    case '-': r.v = ux - uy; break;
-    case '*': r.v = ux * uy; break;
-    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : (uint64_t)(x / y); break;
-    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : (uint64_t)(x % y); break;
-    case '&': r.v = ux & uy; break;
-    case '|': r.v = ux | uy; break;
-    case '^': r.v = ux ^ uy; break;
-    case '<': r.v = uy < 64 ? ux << uy : 0; break;
-    case '>': r.v = uy < 64 ? (uns ? ux >> uy : (uint64_t)(x >> uy)) : 0; break;
-    }
-    r.v = mask_bits(r.v, w64 ? 64 : 32);
-    return r;
-}
-
-static int eval_term(ectx *e, val *out)
-{
-    if (eval_primary(e, out)) return -1;
-    for (;;) {
-        skipws(e);
-        char op = *e->p;
-        if (op != '*' && op != '/' && op != '%') return 0;
-        e->p++;
-        val b;
-        if (eval_primary(e, &b)) return -1;
-        int bad = 0;
-        *out = arith(op, *out, b, &bad);
-        if (bad) { snprintf(e->err, sizeof e->err, "Division by zero"); return -1; }
-    }
-}
-
-static int eval_expr(ectx *e, val *out)
-{
-    if (eval_term(e, out)) return -1;
-    for (;;) {
-        skipws(e);
-        char op = *e->p;
-        if (op == '<' && e->p[1] == '<') e->p++;
-        else if (op == '>' && e->p[1] == '>') e->p++;
-        else if ((op == '&' || op == '|') && e->p[1] == op) return 0;     /* && || */
-        else if (!strchr("+-&|^", op) || !op) return 0;
-        e->p++;
-        val b;
-        if (eval_term(e, &b)) return -1;
-        int bad = 0;
-        *out = arith(op, *out, b, &bad);
-        if (bad) { snprintf(e->err, sizeof e->err, "Bad operands"); return -1; }
-    }
-}
-
-static int truth(val v) { return is_float(v.t) ? to_double(v) != 0 : to_int(v) != 0; }
-
-/* Comparisons (== != < <= > >=) over eval_expr; 1 or 0 as s32. */
-static int eval_cmp(ectx *e, val *out)
-{
-    if (eval_expr(e, out)) return -1;
-    for (;;) {
-        skipws(e);
-        const char *p = e->p;
-        int op;
-        if (p[0] == '=' && p[1] == '=') op = 'e';
-        else if (p[0] == '!' && p[1] == '=') op = 'n';
-        else if (p[0] == '<' && p[1] == '=') op = 'l';
-        else if (p[0] == '>' && p[1] == '=') op = 'g';
-        else if (p[0] == '<' && p[1] != '<') op = '<';
-        else if (p[0] == '>' && p[1] != '>') op = '>';
-        else return 0;
-        e->p += op == '<' || op == '>' ? 1 : 2;
-        val b;
-        if (eval_expr(e, &b)) return -1;
-        int c;
-        if (is_float(out->t) || is_float(b.t)) {
-            double x = to_double(*out), y = to_double(b);
-            c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;          /* 2: unordered */
-        } else if (is_unsigned(out->t) && is_unsigned(b.t)) {
-            uint64_t x = (uint64_t)to_int(*out), y = (uint64_t)to_int(b);
-            c = x < y ? -1 : x > y;
-        } else {
-            int64_t x = to_int(*out), y = to_int(b);
-            c = x < y ? -1 : x > y;
-        }
-        int r = op == 'e' ? c == 0 : op == 'n' ? c != 0 : c == 2 ? 0 :
-                op == '<' ? c < 0 : op == 'l' ? c <= 0 : op == '>' ? c > 0 : c >= 0;
-        out->v = (uint64_t)r;
-        out->t = AST_T_S32;
-    }
-}
-
-static int eval_and(ectx *e, val *out)
-{
-    if (eval_cmp(e, out)) return -1;
-    for (;;) {
-        skipws(e);
-        if (e->p[0] != '&' || e->p[1] != '&') return 0;
-        e->p += 2;
-        val b;
-        if (eval_cmp(e, &b)) return -1;
-        out->v = (uint64_t)(truth(*out) && truth(b));
-        out->t = AST_T_S32;
-    }
-}
-
-/* The whole expression: || over && over comparisons over arithmetic. */
-static int eval_top(ectx *e, val *out)
-{
-    if (eval_and(e, out)) return -1;
-    for (;;) {
-        skipws(e);
-        if (e->p[0] != '|' || e->p[1] != '|') return 0;
-        e->p += 2;
-        val b;
-        if (eval_and(e, &b)) return -1;
-        out->v = (uint64_t)(truth(*out) || truth(b));
-        out->t = AST_T_S32;
-    }
-}
-
 /* Evaluates text for lane `lane` of w (w may be NULL) in physical frame
  * `phys`; 0 or -1 (message printed). */
-static int evaluate_in(dbg_session *s, vm_warp *w, int lane, int phys, const char *text, val *out, const char **rest)
+static int evaluate_in(dbg_session *s, vm_warp *w, int lane, int phys, const char *text, dbg_val *out, const char **rest)
 {
-    ectx e = { s, w, lane, text, "", 0, 0, 0, 0, phys };
-    if (eval_top(&e, out)) { say(s, "%s\n", e.err); return -1; }
-    skipws(&e);
-    if (rest) *rest = e.p;
-    else if (*e.p) { say(s, "Junk after expression: \"%s\"\n", e.p); return -1; }
+    dbg_where at = { w, lane, phys, 0, 0, 0, 0 };
+    char err[DBG_EXPR_ERR];
+    const char *p;
+    if (dbg_eval(s, &at, text, out, &p, err)) { say(s, "%s\n", err); return -1; }
+    if (rest) *rest = p;
+    else if (*p) { say(s, "Junk after expression: \"%s\"\n", p); return -1; }
     return 0;
 }
 
 /* Evaluates text for lane `lane` of w (w may be NULL); 0 or -1 (message printed). */
-static int evaluate(dbg_session *s, vm_warp *w, int lane, const char *text, val *out, const char **rest)
+static int evaluate(dbg_session *s, vm_warp *w, int lane, const char *text, dbg_val *out, const char **rest)
 {
-    ectx e = { s, w, lane, text, "", 0, 0, 0, 0, 0 };
-    if (eval_top(&e, out)) { say(s, "%s\n", e.err); return -1; }
-    skipws(&e);
-    if (rest) *rest = e.p;
-    else if (*e.p) { say(s, "Junk after expression: \"%s\"\n", e.p); return -1; }
-    return 0;
+    return evaluate_in(s, w, lane, 0, text, out, rest);
 }
 
 /* The focused thread's warp for evaluation (NULL if none is live). */
 static vm_warp *eval_warp(dbg_session *s)
 {
-    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
+    vm_warp *w = dbg_inspectable(s) ? dbg_focus_warp(s) : NULL;
     return w && ((w->live >> s->flane) & 1) ? w : NULL;
-}
-
-/* The lanes of `group` (w issuing at pc) for which b's condition holds.
- * An error (a register not visible there, say) stops the whole group, with
- * the message in s->cond_err, as gdb does. */
-static int cond_lanes(dbg_session *s, const dbg_bp *b, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc,
-                      uint32_t *lanes)
-{
-    uint32_t r = 0;
-    for (uint32_t mm = group; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        val v;
-        ectx e = { s, w, l, b->cond, "", 1, pc, 1, cta->linear, 0 };
-        int bad = eval_top(&e, &v);
-        if (!bad) { skipws(&e); if (*e.p) { snprintf(e.err, sizeof e.err, "Junk after expression: \"%s\"", e.p); bad = 1; } }
-        if (bad) {
-            snprintf(s->cond_err, sizeof s->cond_err, "Error in testing condition for breakpoint %d: %s", b->id, e.err);
-            *lanes = group;
-            return 1;
-        }
-        if (truth(v)) r |= 1u << l;
-    }
-    *lanes = r;
-    return 1;
-}
-
-/* ---- breakpoint locations ------------------------------------------------------------------ */
-
-static int add_pc(dbg_bp *b, uint32_t pc)
-{
-    uint32_t *np = realloc(b->pcs, (size_t)(b->npcs + 1) * sizeof *np);
-    if (!np) return -1;
-    b->pcs = np;
-    b->pcs[b->npcs++] = pc;
-    return 0;
-}
-
-static int src_matches(const bc_module *m, uint32_t pc, const char *file, int line)
-{
-    for (int src = m->code[pc].src, d = 0; src >= 0 && src < m->nsrclocs && d < 16; src = m->srclocs[src].parent, d++) {
-        const bc_srcloc *l = &m->srclocs[src];
-        if (l->line == line && l->file >= 0 && l->file < m->nfiles && m->files[l->file] && suffix_match(m->files[l->file], file))
-            return 1;
-    }
-    return 0;
-}
-
-static int is_label_pc(const bc_module *m, uint32_t pc)
-{
-    for (int i = 0; i < m->nlabels; i++) if (m->labels[i].pc == pc) return 1;
-    for (int f = 0; f < m->nfuncs; f++) if (m->funcs[f].pc_begin == pc) return 1;
-    return 0;
-}
-
-/* Resolves LOC into b->pcs; 0 or -1 (message printed). */
-static int resolve_loc(dbg_session *s, const char *loc, dbg_bp *b)
-{
-    const bc_module *m = s->m;
-    const char *colon = strrchr(loc, ':');
-    char *end;
-    long line = -1;
-    char file[256] = "";
-    if (colon && colon[1] && (line = strtol(colon + 1, &end, 10), !*end)) {
-        snprintf(file, sizeof file, "%.*s", (int)(colon - loc), loc);
-    } else if ((line = strtol(loc, &end, 10), !*end && end != loc)) {
-        file[0] = 0;
-    } else line = -1;
-    if (line >= 0) {
-        int ptx = !file[0] || suffix_match(m->path, file) || (strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".ptx"));
-        if (ptx && file[0] && !suffix_match(m->path, file)) { say(s, "No source file named %s.\n", file); return -1; }
-        if (ptx) {
-            long best = -1;
-            for (uint32_t pc = 0; pc < m->ncode; pc++)
-                if (m->code[pc].line >= line && (best < 0 || m->code[pc].line < best)) best = m->code[pc].line;
-            if (best < 0) { say(s, "No instruction at or after line %ld of %s.\n", line, base_name(m->path)); return -1; }
-            for (uint32_t pc = 0; pc < m->ncode; pc++)
-                if (m->code[pc].line == best) { add_pc(b, pc); break; }
-            return 0;
-        }
-        int known = 0;
-        for (int f = 0; f < m->nfiles; f++) if (m->files[f] && suffix_match(m->files[f], file)) known = 1;
-        if (!known) { say(s, "No source file named %s.\n", file); return -1; }
-        for (uint32_t pc = 0; pc < m->ncode; pc++)
-            if (src_matches(m, pc, file, (int)line) && (pc == 0 || !src_matches(m, pc - 1, file, (int)line) || is_label_pc(m, pc)))
-                add_pc(b, pc);
-        if (!b->npcs) { say(s, "No code for line %ld of %s.\n", line, file); return -1; }
-        return 0;
-    }
-    for (int i = 0; i < m->nlabels; i++)
-        if (!strcmp(m->labels[i].name, loc)) { add_pc(b, m->labels[i].pc); return 0; }
-    int f = bc_find_func(m, loc);
-    if (f >= 0 && m->funcs[f].kind == BC_FN_DEFINED) { add_pc(b, m->funcs[f].pc_begin); return 0; }
-    say(s, "Function or label \"%s\" not defined.\n", loc);
-    return -1;
 }
 
 static void describe_bp(dbg_session *s, const dbg_bp *b, char *buf, size_t len)
@@ -1416,9 +364,9 @@ static void cmd_break(dbg_session *s, const char *arg, int temp)
     b.temp = temp;
     snprintf(b.spec, sizeof b.spec, "%s", loc);
     if (cond) snprintf(b.cond, sizeof b.cond, "%s", cond);
-    if (resolve_loc(s, loc, &b)) { free(b.pcs); return; }
-    b.id = s->next_id++;
-    s->bp[s->nbp++] = b;
+    char msg[1024];
+    if (dbg_resolve_loc(s, loc, &b, msg, sizeof msg)) { say(s, "%s\n", msg); free(b.pcs); return; }
+    b.id = dbg_bp_add(s, &b);
     char where[1024];
     describe_bp(s, &b, where, sizeof where);
     say(s, "%s %d at %s%s%s\n", temp ? "Temporary breakpoint" : "Breakpoint", b.id, where, b.cond[0] ? " if " : "", b.cond);
@@ -1503,25 +451,25 @@ static void cmd_watch(dbg_session *s, const char *arg, int kind, int size)
         p++;
         while (*p == ' ') p++;
         const char *q = p;
-        space_word(&q, &space);
+        dbg_space_word(&q, &space);
         ast_type t;
         if (*q == '.') {
             q++;
-            if (parse_type(&q, &t)) { say(s, "unknown type after '.'\n"); return; }
-            if (!size) size = type_bits(t) / 8;
+            if (dbg_parse_type(&q, &t)) { say(s, "unknown type after '.'\n"); return; }
+            if (!size) size = dbg_type_bits(t) / 8;
         }
         p = (char *)q;
     } else {
         const char *q = p;
-        space_word(&q, &space);
+        dbg_space_word(&q, &space);
         p = (char *)q;
     }
     if (!size) size = 4;
     if (size != 1 && size != 2 && size != 4 && size != 8) { say(s, "A watchpoint covers 1, 2, 4 or 8 bytes.\n"); return; }
-    val a;
+    dbg_val a;
     if (!*p) { say(s, "usage: %swatch [-l] [shared|global] ADDR [size 1|2|4|8]\n", kind == WATCH_READ ? "r" : kind == WATCH_ACCESS ? "a" : ""); return; }
     if (evaluate(s, eval_warp(s), s->flane, p, &a, NULL)) return;
-    uint64_t addr = (uint64_t)to_int(a);
+    uint64_t addr = (uint64_t)dbg_to_int(a);
     if (space == BC_SP_GENERIC) vm_resolve(s->L, space, addr, &space, &addr);
     if (space != BC_SP_GLOBAL && space != BC_SP_SHARED) { say(s, "Can only watch global or shared memory.\n"); return; }
     dbg_bp b;
@@ -1533,10 +481,9 @@ static void cmd_watch(dbg_session *s, const char *arg, int kind, int size)
     b.wsize = size;
     snprintf(b.spec, sizeof b.spec, "%s", arg);
     vm_warp *w = eval_warp(s);
-    const uint8_t *q = mem_at(s, w, s->flane, space, addr, (uint64_t)size);
+    const uint8_t *q = dbg_mem_at(s, w, s->flane, space, addr, (uint64_t)size);
     if (q) memcpy(&b.old, q, (size_t)size);
-    b.id = s->next_id++;
-    s->bp[s->nbp++] = b;
+    b.id = dbg_bp_add(s, &b);
     say(s, "%s %d: [%s 0x%" PRIx64 "] (%d byte%s)\n", watch_name[kind], b.id, space == BC_SP_SHARED ? "shared" : "global", addr,
         size, size == 1 ? "" : "s");
 }
@@ -1544,13 +491,13 @@ static void cmd_watch(dbg_session *s, const char *arg, int kind, int size)
 static void cmd_delete(dbg_session *s, const char *arg)
 {
     if (!*arg) {
-        while (s->nbp) delete_bp(s, s->nbp - 1);
+        while (s->nbp) dbg_bp_delete(s, s->nbp - 1);
         say(s, "Deleted all breakpoints.\n");
         return;
     }
     int id = atoi(arg);
     for (int i = 0; i < s->nbp; i++)
-        if (s->bp[i].id == id) { delete_bp(s, i); say(s, "Deleted breakpoint %d.\n", id); return; }
+        if (s->bp[i].id == id) { dbg_bp_delete(s, i); say(s, "Deleted breakpoint %d.\n", id); return; }
     say(s, "No breakpoint number %s.\n", arg);
 }
 
@@ -1574,14 +521,14 @@ static void info_breakpoints(dbg_session *s)
 static void cmd_run(dbg_session *s)
 {
     if (start_launch(s)) return;
-    s->mode = RUN_CONTINUE;
+    dbg_arm_continue(s);
     resume(s);
 }
 
 static void cmd_continue(dbg_session *s)
 {
     if (!need_running(s)) return;
-    s->mode = RUN_CONTINUE;
+    dbg_arm_continue(s);
     resume(s);
 }
 
@@ -1589,20 +536,20 @@ static int coll_info(dbg_session *s, vm_warp *w)
 {
     int l = s->flane;
     const bc_insn *I = &s->m->code[w->pc[l]];
-    vm_cta *cta = focus_cta(s);
+    vm_cta *cta = dbg_focus_cta(s);
     if (w->state[l] == LANE_WAIT_COLL) {
         say(s, "Thread waits in %s (membermask 0x%08x); running until it completes.\n", bc_op_name[I->op], w->coll_mask[l]);
         return 1;
     }
     if (w->state[l] == LANE_WAIT_BAR) {
         uint32_t a, e;
-        bar_counts(s, cta, w->bar_id[l], &a, &e);
+        dbg_bar_counts(s, cta, w->bar_id[l], &a, &e);
         say(s, "Thread waits at barrier %d (%u of %u arrived); running until it completes.\n", w->bar_id[l], a, e);
         return 1;
     }
     if (I->guard != BC_NO_GUARD && (((w->R[I->guard + (uint32_t)l] & 1) ^ I->gneg) == 0)) return 0;
-    uint32_t group = group_of(w, l);
-    if (is_collective(I->op)) {
+    uint32_t group = dbg_group_of(w, l);
+    if (dbg_is_collective(I->op)) {
         uint32_t M = bc_op_fmt[I->op] == F_MMA ? 0xffffffffu : (uint32_t)w->R[I->x + (uint32_t)l], waiting = 0;
         for (uint32_t mm = M & w->live; mm; mm &= mm - 1) {
             int k = __builtin_ctz(mm);
@@ -1618,7 +565,7 @@ static int coll_info(dbg_session *s, vm_warp *w)
     if (I->op == OP_BAR) {
         int id = (int)(w->R[I->a + (uint32_t)l] & 15);
         uint32_t a, e;
-        bar_counts(s, cta, id, &a, &e);
+        dbg_bar_counts(s, cta, id, &a, &e);
         if (I->n) e = (uint32_t)w->R[I->b + (uint32_t)l];
         uint32_t mine = (uint32_t)__builtin_popcount(group);
         if (I->m1 == 1) say(s, "Barrier %d: %u of %u threads arrived; this group arrives without waiting%s.\n", id, a, e,
@@ -1636,34 +583,25 @@ static void cmd_step(dbg_session *s, const char *arg, int mode)
     vm_warp *w = need_focus_lane(s);
     if (!w) return;
     uint32_t pc = w->pc[s->flane];
-    s->mode = mode;
     if (mode == RUN_STEP) {
         long n = *arg ? strtol(arg, NULL, 0) : 1;
         if (n < 1) { say(s, "step count must be positive\n"); return; }
-        s->step_left = n;
-        s->last_pc = UINT32_MAX;
+        dbg_arm_step(s, n);
         if (n == 1) coll_info(s, w);
     } else if (mode == RUN_NEXT) {
-        s->start_depth = w->stack[s->flane].depth;
-        int n = src_at_level(s->m, pc, 0, &s->next_file, &s->next_line);
-        if (!n) { s->mode = RUN_STEP; s->step_left = 1; }
-        else {
-            s->next_level = n - 1;
-            src_at_level(s->m, pc, s->next_level, &s->next_file, &s->next_line);
-        }
+        dbg_arm_next(s, w);
     } else {
-        s->start_depth = w->stack[s->flane].depth;
-        if (!s->start_depth) { say(s, "\"finish\" not meaningful in the outermost frame (the kernel).\n"); return; }
+        if (dbg_arm_finish(s, w)) { say(s, "\"finish\" not meaningful in the outermost frame (the kernel).\n"); return; }
         int f = bc_func_at(s->m, pc);
         say(s, "Run till exit from %s\n", f >= 0 ? s->m->funcs[f].name : "?");
     }
     resume(s);
-    s->mode = RUN_CONTINUE;
+    dbg_arm_continue(s);
 }
 
 static void print_focus(dbg_session *s)
 {
-    if (inspectable(s) && focus_warp(s)) { show_where(s, "Focus"); return; }
+    if (dbg_inspectable(s) && dbg_focus_warp(s)) { show_where(s, "Focus"); return; }
     char foc[256];
     fmt_focus(s, foc, sizeof foc);
     say(s, "Focus: %s\n", foc);
@@ -1697,30 +635,26 @@ static void cmd_focus(dbg_session *s, const char *arg)
     uint32_t v[3], t[3], c[3];
     int n;
     if (!strcmp(what, "cta") || !strcmp(what, "block")) {
-        cta_of(s, s->fcta, c);
+        dbg_cta_of(s, s->fcta, c);
         if (parse_coords(arg, v, &n)) { say(s, "usage: focus cta X [Y Z]\n"); return; }
         for (int i = 0; i < n; i++) c[i] = v[i];
         for (int i = 0; i < 3; i++)
             if (c[i] >= (s->c->grid[i] ? s->c->grid[i] : 1)) { say(s, "CTA (%u,%u,%u) is outside the grid.\n", c[0], c[1], c[2]); return; }
         uint64_t gx = s->c->grid[0] ? s->c->grid[0] : 1, gy = s->c->grid[1] ? s->c->grid[1] : 1;
         uint64_t lin = c[0] + gx * (c[1] + gy * (uint64_t)c[2]);
-        s->fcta = lin;
-        s->want_cta = 0;
-        if (s->L && !s->ended && !focus_cta(s)) {
-            if (s->L->nres > 1 && cta_finished(s, lin)) say(s, "CTA (%u,%u,%u) has finished.\n", c[0], c[1], c[2]);
-            else if (cta_finished(s, lin)) { say(s, "CTA (%u,%u,%u) has finished (CTAs run one at a time, in linear order).\n", c[0], c[1], c[2]); }
-            else { s->want_cta = 1; say(s, "CTA (%u,%u,%u) has not started; continue stops when it starts.\n", c[0], c[1], c[2]); }
-        } else if (!s->L) s->want_cta = lin != 0;
+        int where = dbg_set_focus_cta(s, lin);
+        if (where == DBG_CTA_FINISHED && s->L->nres > 1) say(s, "CTA (%u,%u,%u) has finished.\n", c[0], c[1], c[2]);
+        else if (where == DBG_CTA_FINISHED) say(s, "CTA (%u,%u,%u) has finished (CTAs run one at a time, in linear order).\n", c[0], c[1], c[2]);
+        else if (where == DBG_CTA_PENDING) say(s, "CTA (%u,%u,%u) has not started; continue stops when it starts.\n", c[0], c[1], c[2]);
     } else if (!strcmp(what, "thread")) {
-        tid_of(s, s->fwarp, s->flane, t);
+        dbg_tid_of(s, s->fwarp, s->flane, t);
         if (parse_coords(arg, v, &n)) { say(s, "usage: focus thread X [Y Z]\n"); return; }
         for (int i = 0; i < n; i++) t[i] = v[i];
         for (int i = 0; i < 3; i++)
             if (t[i] >= (s->c->block[i] ? s->c->block[i] : 1)) { say(s, "Thread (%u,%u,%u) is outside the block.\n", t[0], t[1], t[2]); return; }
         uint32_t bx = s->c->block[0] ? s->c->block[0] : 1, by = s->c->block[1] ? s->c->block[1] : 1;
         uint32_t lin = t[0] + bx * (t[1] + by * t[2]);
-        s->fwarp = (int)(lin / BC_WARP);
-        s->flane = (int)(lin % BC_WARP);
+        dbg_set_focus_thread(s, (int)(lin / BC_WARP), (int)(lin % BC_WARP));
     } else if (!strcmp(what, "warp")) {
         char *end;
         long wv = strtol(arg, &end, 0);
@@ -1729,32 +663,33 @@ static void cmd_focus(dbg_session *s, const char *arg)
         while (*end == ' ') end++;
         if (!strncmp(end, "lane", 4)) { char *e2; lv = strtol(end + 4, &e2, 0); if (e2 == end + 4) { say(s, "usage: focus warp W [lane L]\n"); return; } }
         else if (*end) { say(s, "usage: focus warp W [lane L]\n"); return; }
-        uint32_t nt = nthreads(s);
+        uint32_t nt = dbg_nthreads(s);
         if (wv < 0 || lv < 0 || lv >= BC_WARP || (uint32_t)(wv * BC_WARP + lv) >= nt) { say(s, "No such warp/lane in the block.\n"); return; }
-        s->fwarp = (int)wv;
-        s->flane = (int)lv;
+        dbg_set_focus_thread(s, (int)wv, (int)lv);
     } else if (!strcmp(what, "lane")) {
         long lv = strtol(arg, NULL, 0);
-        if (lv < 0 || lv >= BC_WARP || (uint32_t)(s->fwarp * BC_WARP + lv) >= nthreads(s)) { say(s, "No such lane.\n"); return; }
-        s->flane = (int)lv;
+        if (lv < 0 || lv >= BC_WARP || (uint32_t)(s->fwarp * BC_WARP + lv) >= dbg_nthreads(s)) { say(s, "No such lane.\n"); return; }
+        dbg_set_focus_thread(s, s->fwarp, (int)lv);
     } else { say(s, "usage: focus cta X [Y Z] | thread X [Y Z] | warp W [lane L]\n"); return; }
     print_focus(s);
 }
 
 static void print_all(dbg_session *s, const char *expr)
 {
-    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
-    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_warp *w = dbg_inspectable(s) ? dbg_focus_warp(s) : NULL;
+    if (!w) { if (dbg_inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
     char vals[BC_WARP][64];
     int width = 1;
     for (int l = 0; l < BC_WARP; l++) {
         vals[l][0] = 0;
         if (!((w->present >> l) & 1)) continue;
         if (!((w->live >> l) & 1)) { snprintf(vals[l], sizeof vals[l], "-"); continue; }
-        val v;
-        ectx e = { s, w, l, expr, "", 0, 0, 0, 0, 0 };
-        if (eval_top(&e, &v)) { say(s, "%s\n", e.err); return; }
-        fmt_val(v, 1, vals[l], sizeof vals[l]);
+        dbg_val v;
+        dbg_where at = { w, l, 0, 0, 0, 0, 0 };
+        char err[DBG_EXPR_ERR];
+        const char *rest;
+        if (dbg_eval(s, &at, expr, &v, &rest, err)) { say(s, "%s\n", err); return; }
+        dbg_fmt_val(v, 1, vals[l], sizeof vals[l]);
         int n = (int)strlen(vals[l]);
         if (n > width) width = n;
     }
@@ -1772,8 +707,8 @@ static int sel_phys(dbg_session *s, vm_warp *w);
 static int print_vector(dbg_session *s, vm_warp *w, const char *name)
 {
     if (!w) return 0;
-    pframe pf[DBG_MAX_FRAMES];
-    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
+    dbg_pframe pf[DBG_MAX_FRAMES];
+    int npf = dbg_phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
     uint32_t pc = pf[phys].pc;
     int f = bc_func_at(s->m, pc);
     for (int i = 0; i < s->m->nregnames; i++) {
@@ -1782,8 +717,8 @@ static int print_vector(dbg_session *s, vm_warp *w, const char *name)
         say(s, "%s = {", name);
         for (int k = 0; k < r->vec; k++) {
             char b[64];
-            val v = { frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
-            fmt_val(v, 0, b, sizeof b);
+            dbg_val v = { dbg_frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
+            dbg_fmt_val(v, 0, b, sizeof b);
             say(s, "%s%s", k ? ", " : "", b);
         }
         say(s, "}\n");
@@ -1804,10 +739,10 @@ static void cmd_print(dbg_session *s, const char *arg)
     }
     vm_warp *w = eval_warp(s);
     if (arg[0] == '%' && print_vector(s, w, arg)) return;
-    val v;
+    dbg_val v;
     if (evaluate_in(s, w, s->flane, sel_phys(s, w), arg, &v, NULL)) return;
     char b[128];
-    fmt_val(v, 0, b, sizeof b);
+    dbg_fmt_val(v, 0, b, sizeof b);
     say(s, "%s = %s\n", arg, b);
 }
 
@@ -1842,12 +777,12 @@ static void cmd_x(dbg_session *s, const char *cmd)
     while (*p == ' ') p++;
     if (count < 1 || count > 4096) { say(s, "bad count\n"); return; }
     int space = BC_SP_GENERIC;
-    space_word(&p, &space);
+    dbg_space_word(&p, &space);
     vm_warp *w = eval_warp(s);
-    val a;
+    dbg_val a;
     if (!*p) { say(s, "usage: x/N{b,h,w,g,f} [shared|global] ADDR\n"); return; }
     if (evaluate(s, w, s->flane, p, &a, NULL)) return;
-    uint64_t addr = (uint64_t)to_int(a);
+    uint64_t addr = (uint64_t)dbg_to_int(a);
     int per = size == 8 ? 2 : size == 4 ? 4 : 8;
     for (long i = 0; i < count; i++) {
         uint64_t ea = addr + (uint64_t)i * (uint64_t)size;
@@ -1859,19 +794,19 @@ static void cmd_x(dbg_session *s, const char *cmd)
             else if (bn) say(s, "0x%" PRIx64 " <%s+%" PRIu64 ">:", ea, bn, off);
             else say(s, "0x%" PRIx64 ":", ea);
         }
-        const uint8_t *q = mem_at(s, w, s->flane, space, ea, (uint64_t)size);
+        const uint8_t *q = dbg_mem_at(s, w, s->flane, space, ea, (uint64_t)size);
         if (!q) { say(s, "\nCannot access memory at address 0x%" PRIx64 "\n", ea); return; }
         uint64_t v = 0;
         memcpy(&v, q, (size_t)size);
         char b[64];
         if (fmt == 'f') {
-            val x = { v, size == 8 ? AST_T_F64 : AST_T_F32 };
-            fmt_val(x, 1, b, sizeof b);
+            dbg_val x = { v, size == 8 ? AST_T_F64 : AST_T_F32 };
+            dbg_fmt_val(x, 1, b, sizeof b);
         } else if (fmt == 'd' || fmt == 'u') {
             static const ast_type st[] = { AST_T_S8, AST_T_S16, AST_T_NONE, AST_T_S32, AST_T_NONE, AST_T_NONE, AST_T_NONE, AST_T_S64 };
             static const ast_type ut[] = { AST_T_U8, AST_T_U16, AST_T_NONE, AST_T_U32, AST_T_NONE, AST_T_NONE, AST_T_NONE, AST_T_U64 };
-            val x = { v, fmt == 'd' ? st[size - 1] : ut[size - 1] };
-            fmt_val(x, 1, b, sizeof b);
+            dbg_val x = { v, fmt == 'd' ? st[size - 1] : ut[size - 1] };
+            dbg_fmt_val(x, 1, b, sizeof b);
         } else snprintf(b, sizeof b, "0x%0*" PRIx64, size * 2, v);
         say(s, "\t%s", b);
     }
@@ -1880,8 +815,8 @@ static void cmd_x(dbg_session *s, const char *cmd)
 
 static void info_warps(dbg_session *s)
 {
-    vm_cta *cta = inspectable(s) ? focus_cta(s) : NULL;
-    if (!cta) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = dbg_inspectable(s) ? dbg_focus_cta(s) : NULL;
+    if (!cta) { if (dbg_inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
     if (s->L->nres > 1) {              /* the CTAs in flight; * marks the focused one */
         say(s, "CTAs in flight (%d resident):", s->L->nres);
         for (int i = 0; i < s->L->nres; i++) {
@@ -1897,7 +832,7 @@ static void info_warps(dbg_session *s)
         uint32_t done = ~w->live, first = 1;
         while (done != 0xffffffffu) {
             int l = __builtin_ctz(~done);
-            uint32_t g = group_of(w, l);
+            uint32_t g = dbg_group_of(w, l);
             done |= g;
             char loc[512], st[160];
             fmt_loc(s, w->pc[l], loc, sizeof loc);
@@ -1914,14 +849,14 @@ static void info_warps(dbg_session *s)
 
 static void info_lanes(dbg_session *s)
 {
-    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
-    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
-    vm_cta *cta = focus_cta(s);
+    vm_warp *w = dbg_inspectable(s) ? dbg_focus_warp(s) : NULL;
+    if (!w) { if (dbg_inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = dbg_focus_cta(s);
     say(s, "Warp %d of CTA (%u,%u,%u):\n  lane thread         pc    location  state\n", w->id, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
     for (int l = 0; l < BC_WARP; l++) {
         if (!((w->present >> l) & 1)) continue;
         uint32_t t[3];
-        tid_of(s, w->id, l, t);
+        dbg_tid_of(s, w->id, l, t);
         char th[48], loc[512], st[160];
         snprintf(th, sizeof th, "(%u,%u,%u)", t[0], t[1], t[2]);
         if (!((w->live >> l) & 1)) { say(s, "%c %-4d %-14s -     exited\n", l == s->flane ? '*' : ' ', l, th); continue; }
@@ -1933,12 +868,12 @@ static void info_lanes(dbg_session *s)
 
 static void info_barriers(dbg_session *s)
 {
-    vm_cta *cta = inspectable(s) ? focus_cta(s) : NULL;
-    if (!cta) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = dbg_inspectable(s) ? dbg_focus_cta(s) : NULL;
+    if (!cta) { if (dbg_inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
     say(s, "Barriers of CTA (%u,%u,%u):\n", cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
     for (int id = 0; id < VM_NBAR; id++) {
         uint32_t a, e;
-        bar_counts(s, cta, id, &a, &e);
+        dbg_bar_counts(s, cta, id, &a, &e);
         if (!a) { say(s, "  barrier %-2d idle\n", id); continue; }
         say(s, "  barrier %-2d %u of %u threads arrived%s; warps counted 0x%x; waiting:", id, a, e,
             cta->bar[id].expected ? " (counted in whole warps)" : "", cta->bar[id].warps);
@@ -1962,7 +897,8 @@ static void cmd_list(dbg_session *s, const char *arg)
         if (*end || end == arg) {
             dbg_bp b;
             memset(&b, 0, sizeof b);
-            if (resolve_loc(s, arg, &b)) return;
+            char msg[1024];
+            if (dbg_resolve_loc(s, arg, &b, msg, sizeof msg)) { say(s, "%s\n", msg); return; }
             center = s->m->code[b.pcs[0]].line;
             free(b.pcs);
         } else center = (int)n;
@@ -1988,56 +924,36 @@ static void cmd_list(dbg_session *s, const char *arg)
 
 /* ---- frames: backtrace, frame, up, down ------------------------------------------------------ */
 
-/* A frame as backtrace numbers it: the inlined calls of a physical frame
- * (innermost first), then the function itself. */
-typedef struct lframe { int phys; uint32_t pc; int src; int inl; } lframe;
-
-static int logical_frames(const dbg_session *s, const pframe *pf, int npf, lframe *lf, int max)
-{
-    const bc_module *m = s->m;
-    int n = 0;
-    for (int p = 0; p < npf && n < max; p++) {
-        uint32_t pc = pf[p].pc;
-        int src = pc < m->ncode ? m->code[pc].src : -1, d = 0;
-        for (; src >= 0 && src < m->nsrclocs && m->srclocs[src].parent >= 0 && d < 15 && n < max; d++) {
-            lf[n++] = (lframe){ p, pc, src, 1 };
-            src = m->srclocs[src].parent;
-        }
-        if (n < max) lf[n++] = (lframe){ p, pc, src, 0 };
-    }
-    return n;
-}
-
-static void print_lframe(dbg_session *s, const char *ind, int k, const lframe *f, const pframe *pf)
+static void print_lframe(dbg_session *s, const char *ind, int k, const dbg_lframe *f, const dbg_pframe *pf)
 {
     const bc_module *m = s->m;
     if (f->inl) {
         const bc_srcloc *l = &m->srclocs[f->src];
-        say(s, "%s#%-2d %s (inlined) at %s:%d\n", ind, k, l->func ? l->func : "?", file_name(m, l->file), l->line);
+        say(s, "%s#%-2d %s (inlined) at %s:%d\n", ind, k, l->func ? l->func : "?", dbg_file_name(m, l->file), l->line);
         return;
     }
     char loc[64] = "";
     if (f->src >= 0 && f->src < m->nsrclocs)
-        snprintf(loc, sizeof loc, " (%s:%d)", file_name(m, m->srclocs[f->src].file), m->srclocs[f->src].line);
+        snprintf(loc, sizeof loc, " (%s:%d)", dbg_file_name(m, m->srclocs[f->src].file), m->srclocs[f->src].line);
     int fidx = pf[f->phys].func;
-    say(s, "%s#%-2d %s at %s:%d%s%s\n", ind, k, fidx >= 0 ? m->funcs[fidx].name : "?", base_name(m->path), m->code[f->pc].line, loc,
+    say(s, "%s#%-2d %s at %s:%d%s%s\n", ind, k, fidx >= 0 ? m->funcs[fidx].name : "?", dbg_base_name(m->path), m->code[f->pc].line, loc,
         f->phys ? " (call)" : "");
 }
 
 static void print_backtrace(dbg_session *s, const char *ind, vm_warp *w, int lane)
 {
-    static pframe pf[DBG_MAX_FRAMES];
-    static lframe lf[DBG_MAX_FRAMES * 4];
-    int npf = phys_frames(s, w, lane, pf, DBG_MAX_FRAMES);
-    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    static dbg_pframe pf[DBG_MAX_FRAMES];
+    static dbg_lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = dbg_phys_frames(s, w, lane, pf, DBG_MAX_FRAMES);
+    int n = dbg_logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
     for (int k = 0; k < n; k++) print_lframe(s, ind, k, &lf[k], pf);
 }
 
 /* Whether lanes a and b of w have the same call stack (the same call pcs). */
 static int same_stack(const dbg_session *s, const vm_warp *w, int a, int b)
 {
-    pframe fa[DBG_MAX_FRAMES], fb[DBG_MAX_FRAMES];
-    int na = phys_frames(s, w, a, fa, DBG_MAX_FRAMES), nb = phys_frames(s, w, b, fb, DBG_MAX_FRAMES);
+    dbg_pframe fa[DBG_MAX_FRAMES], fb[DBG_MAX_FRAMES];
+    int na = dbg_phys_frames(s, w, a, fa, DBG_MAX_FRAMES), nb = dbg_phys_frames(s, w, b, fb, DBG_MAX_FRAMES);
     if (na != nb) return 0;
     for (int i = 1; i < na; i++) if (fa[i].pc != fb[i].pc) return 0;
     return 1;
@@ -2047,21 +963,21 @@ static int same_stack(const dbg_session *s, const vm_warp *w, int a, int b)
  * the same pc, in the same state, with the same call stack). */
 static void backtrace_warp(dbg_session *s)
 {
-    vm_warp *w = inspectable(s) ? focus_warp(s) : NULL;
-    if (!w) { if (inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
-    vm_cta *cta = focus_cta(s);
+    vm_warp *w = dbg_inspectable(s) ? dbg_focus_warp(s) : NULL;
+    if (!w) { if (dbg_inspectable(s)) need_focus_lane(s); else say(s, "The program is not being run.\n"); return; }
+    vm_cta *cta = dbg_focus_cta(s);
     say(s, "Warp %d of CTA (%u,%u,%u):\n", w->id, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
     uint32_t done = ~w->live;
     while (done != 0xffffffffu) {
         int l = __builtin_ctz(~done);
         uint32_t g = 0;
-        for (uint32_t mm = group_of(w, l) & ~done; mm; mm &= mm - 1) {
+        for (uint32_t mm = dbg_group_of(w, l) & ~done; mm; mm &= mm - 1) {
             int k = __builtin_ctz(mm);
             if (same_stack(s, w, l, k)) g |= 1u << k;
         }
         done |= g;
         uint32_t t[3];
-        tid_of(s, w->id, l, t);
+        dbg_tid_of(s, w->id, l, t);
         char st[160];
         fmt_state(s, cta, w, l, st, sizeof st);
         say(s, "%c lanes 0x%08x (first thread (%u,%u,%u)): %s\n", (g >> s->flane) & 1 ? '*' : ' ', g, t[0], t[1], t[2], st);
@@ -2075,7 +991,7 @@ static void cmd_backtrace(dbg_session *s, const char *arg)
 {
     if (!strcmp(arg, "all") || !strcmp(arg, "-warp") || !strcmp(arg, "warp")) { backtrace_warp(s); return; }
     if (*arg) { say(s, "usage: backtrace [all | -warp]\n"); return; }
-    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    if (!dbg_inspectable(s)) { say(s, "The program is not being run.\n"); return; }
     vm_warp *w = need_focus_lane(s);
     if (!w) return;
     print_backtrace(s, "", w, s->flane);
@@ -2085,23 +1001,23 @@ static void cmd_backtrace(dbg_session *s, const char *arg)
 static int sel_phys(dbg_session *s, vm_warp *w)
 {
     if (!s->sel_frame || !w) return 0;
-    pframe pf[DBG_MAX_FRAMES];
-    lframe lf[DBG_MAX_FRAMES * 4];
-    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
-    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    dbg_pframe pf[DBG_MAX_FRAMES];
+    dbg_lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = dbg_phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
+    int n = dbg_logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
     return s->sel_frame < n ? lf[s->sel_frame].phys : 0;
 }
 
 /* frame [N], up [N] (dir 1), down [N] (dir -1). */
 static void cmd_frame(dbg_session *s, const char *arg, int dir)
 {
-    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    if (!dbg_inspectable(s)) { say(s, "The program is not being run.\n"); return; }
     vm_warp *w = need_focus_lane(s);
     if (!w) return;
-    static pframe pf[DBG_MAX_FRAMES];
-    static lframe lf[DBG_MAX_FRAMES * 4];
-    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
-    int n = logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
+    static dbg_pframe pf[DBG_MAX_FRAMES];
+    static dbg_lframe lf[DBG_MAX_FRAMES * 4];
+    int npf = dbg_phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES);
+    int n = dbg_logical_frames(s, pf, npf, lf, DBG_MAX_FRAMES * 4);
     char *end;
     long v = *arg ? strtol(arg, &end, 10) : (dir ? 1 : s->sel_frame);
     if (*arg && (*end || v < 0)) { say(s, "usage: %s [N]\n", dir > 0 ? "up" : dir < 0 ? "down" : "frame"); return; }
@@ -2121,7 +1037,7 @@ static void cmd_frame(dbg_session *s, const char *arg, int dir)
 
 /* ---- info registers, display ---------------------------------------------------------------- */
 
-static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r, vm_warp *w, const pframe *pf, int npf, int phys,
+static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r, vm_warp *w, const dbg_pframe *pf, int npf, int phys,
                            uint32_t slot)
 {
     char b[256];
@@ -2129,8 +1045,8 @@ static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r
         size_t n = (size_t)snprintf(b, sizeof b, "{");
         for (int k = 0; k < r->vec && n < sizeof b; k++) {
             char e[64];
-            val v = { frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
-            fmt_val(v, 0, e, sizeof e);
+            dbg_val v = { dbg_frame_reg(s, w, s->flane, pf, npf, phys, r->slot + (uint32_t)k * BC_WARP), r->type };
+            dbg_fmt_val(v, 0, e, sizeof e);
             n += (size_t)snprintf(b + n, sizeof b - n, "%s%s", k ? ", " : "", e);
         }
         if (n < sizeof b) snprintf(b + n, sizeof b - n, "}");
@@ -2138,8 +1054,8 @@ static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r
         return;
     }
     ast_type t = r ? r->type : AST_T_B32;
-    val v = { frame_reg(s, w, s->flane, pf, npf, phys, slot), t };
-    fmt_val(v, 0, b, sizeof b);
+    dbg_val v = { dbg_frame_reg(s, w, s->flane, pf, npf, phys, slot), t };
+    dbg_fmt_val(v, 0, b, sizeof b);
     say(s, "%-10s .%-7s %s\n", name, ast_type_name(t), b);
 }
 
@@ -2147,12 +1063,12 @@ static void print_reg_line(dbg_session *s, const char *name, const bc_regname *r
  * frame's pc, with the focused lane's values. */
 static void info_registers(dbg_session *s, const char *arg)
 {
-    if (!inspectable(s)) { say(s, "The program is not being run.\n"); return; }
+    if (!dbg_inspectable(s)) { say(s, "The program is not being run.\n"); return; }
     vm_warp *w = need_focus_lane(s);
     if (!w) return;
     const bc_module *m = s->m;
-    pframe pf[DBG_MAX_FRAMES];
-    int npf = phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
+    dbg_pframe pf[DBG_MAX_FRAMES];
+    int npf = dbg_phys_frames(s, w, s->flane, pf, DBG_MAX_FRAMES), phys = sel_phys(s, w);
     uint32_t pc = pf[phys].pc, slot;
     int f = bc_func_at(m, pc);
     ast_type t;
@@ -2205,19 +1121,21 @@ static void show_display(dbg_session *s, int i)
         return;
     }
     vm_warp *w = eval_warp(s);
-    val v;
-    ectx c = { s, w, s->flane, e, "", 0, 0, 0, 0, sel_phys(s, w) };
-    int bad = eval_top(&c, &v);
-    if (!bad) { skipws(&c); if (*c.p) { snprintf(c.err, sizeof c.err, "Junk after expression: \"%s\"", c.p); bad = 1; } }
-    if (bad) { say(s, "%d: %s: %s\n", s->disp_id[i], e, c.err); return; }
+    dbg_val v;
+    dbg_where at = { w, s->flane, sel_phys(s, w), 0, 0, 0, 0 };
+    char err[DBG_EXPR_ERR];
+    const char *rest;
+    int bad = dbg_eval(s, &at, e, &v, &rest, err);
+    if (!bad && *rest) { snprintf(err, sizeof err, "Junk after expression: \"%s\"", rest); bad = 1; }
+    if (bad) { say(s, "%d: %s: %s\n", s->disp_id[i], e, err); return; }
     char b[128];
-    fmt_val(v, 0, b, sizeof b);
+    dbg_fmt_val(v, 0, b, sizeof b);
     say(s, "%d: %s = %s\n", s->disp_id[i], e, b);
 }
 
 static void do_displays(dbg_session *s)
 {
-    if (!inspectable(s)) return;
+    if (!dbg_inspectable(s)) return;
     for (int i = 0; i < s->ndisp; i++) show_display(s, i);
 }
 
@@ -2228,7 +1146,7 @@ static void cmd_display(dbg_session *s, const char *arg)
     s->disp[s->ndisp] = strdup(arg);
     s->disp_id[s->ndisp] = ++s->next_disp;
     s->ndisp++;
-    if (inspectable(s)) show_display(s, s->ndisp - 1);
+    if (dbg_inspectable(s)) show_display(s, s->ndisp - 1);
     else say(s, "%d: %s (shown at every stop)\n", s->next_disp, arg);
 }
 
@@ -2472,3 +1390,4 @@ int dbg_exec(dbg_session *s, const char *line)
     fflush(s->out);
     return 0;
 }
+

@@ -1,13 +1,14 @@
-/* dbg.h — the stepping debugger behind `ptxemu debug`: breakpoints,
- * watchpoints, the stepping engine (step/next/finish over one thread's lane
- * group), focus, expression evaluation and state formatting.
+/* dbg.h — the stepping debugger behind `ptxemu debug`, and its command
+ * language: each command is one line of text (gdb / cuda-gdb names) whose
+ * whole output goes to the FILE* given at creation (nothing here writes to
+ * stdout on its own, nor exits).  The same commands and options give the
+ * same output: the schedule is the hardware-like one, or a seeded
+ * adversarial one, never the clock.
  *
- * A session owns one prepared launch of a case and drives it with
- * vm_launch_step, pausing it from the VM's step hook.  Every command is one
- * line of text (gdb / cuda-gdb names); its whole output goes to the FILE*
- * given at creation (nothing here writes to stdout on its own, nor exits).
- * The same commands and options give the same output: the schedule is the
- * hardware-like one, or a seeded adversarial one, never the clock.
+ * Three files, each calling only the ones below it: dbg.c (this header: the
+ * command language, parsing and formatting), dbg_expr.c (dbg_expr.h: the
+ * expression language) and dbg_engine.c (dbg_engine.h: the launch,
+ * breakpoints, stepping, focus and state queries).
  *
  * Ownership: a dbg_session borrows the rt_case (which must outlive it) and
  * owns everything else (dbg_free).

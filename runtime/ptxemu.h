@@ -59,7 +59,9 @@ int ptxemu_memcpy_htod(ptxemu_device *d, uint64_t dst, const void *src, uint64_t
 int ptxemu_memcpy_dtoh(ptxemu_device *d, void *dst, uint64_t src, uint64_t bytes);
 
 /* Launches `kernel` of m on d.  cfg->params is the parameter buffer laid
- * out as the kernel's .param list says (see ptxemu_param_layout). */
+ * out as the kernel's .param list says (see ptxemu_param_layout).  A cfg
+ * without builtins gets the runtime's device printf (its text goes to
+ * cfg->output) and no `.extern` functions (see builtins.h). */
 vm_status ptxemu_launch(ptxemu_device *d, const ptxemu_module *m, const char *kernel,
                         const vm_config *cfg, vm_fault *fault, uint64_t *insns);
 

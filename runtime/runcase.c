@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runcase.h"
-#include "hostcall.h"
+#include "builtins.h"
 
 int rt_case_has_expectations(const rt_case *c)
 {
@@ -129,10 +129,11 @@ static int do_dumps(const rt_case *c, const rt_run_opts *o, ptxemu_device *dev, 
 
 /* What rt_run_case and rt_prepare_launch share: the case's buffers on dev
  * (in case order), the parameter buffer, the --load libraries and the
- * launch configuration.  Returns PTXEMU_EXIT_OK or USAGE with msg; the
+ * launch configuration (its builtins in *bi).  Returns PTXEMU_EXIT_OK or USAGE with msg; the
  * caller frees *bufaddr, *params and *ffi in every case. */
 static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_module *m, ptxemu_device *dev,
-                        uint64_t **bufaddr, uint8_t **params, rt_ffi **ffi, vm_config *cfg, char *msg, size_t len)
+                        uint64_t **bufaddr, uint8_t **params, rt_ffi **ffi, vm_builtins *bi, vm_config *cfg,
+                        char *msg, size_t len)
 {
     *bufaddr = calloc((size_t)(c->nbuffers ? c->nbuffers : 1), sizeof **bufaddr);
     if (!*bufaddr) { snprintf(msg, len, "out of memory"); return PTXEMU_EXIT_USAGE; }
@@ -162,7 +163,8 @@ static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_mod
     cfg->insn_limit = o->insn_limit;
     cfg->seed = o->seed;
     cfg->hooks = o->hooks;
-    cfg->ffi = *ffi;
+    rt_builtins_init(bi, *ffi);
+    cfg->builtins = bi;
     cfg->local_size = o->local_size;
     cfg->cta_order_seed = o->cta_order_seed;
     cfg->slice = o->slice;
@@ -184,8 +186,9 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     uint64_t *bufaddr = NULL;
     uint8_t *pb = NULL;
     rt_ffi *ffi = NULL;
+    vm_builtins bi;
     vm_config cfg;
-    int code = setup_launch(c, o, m, &dev, &bufaddr, &pb, &ffi, &cfg, r->msg, sizeof r->msg);
+    int code = setup_launch(c, o, m, &dev, &bufaddr, &pb, &ffi, &bi, &cfg, r->msg, sizeof r->msg);
     if (code) goto done;
     cfg.output = capture;
     cfg.output_ctx = &r->out;
@@ -266,7 +269,7 @@ int rt_prepare_launch(const rt_case *c, const rt_run_opts *o, rt_prepared *p, ch
     if (len) msg[0] = 0;
     p->m = ptxemu_load(c->ptx_path, diags, &p->ptx_text, &p->ptx_len);
     if (!p->m) return PTXEMU_EXIT_PTX;
-    int code = setup_launch(c, o, p->m, &p->dev, &p->bufaddr, &p->params, &p->ffi, &p->cfg, msg, len);
+    int code = setup_launch(c, o, p->m, &p->dev, &p->bufaddr, &p->params, &p->ffi, &p->builtins, &p->cfg, msg, len);
     if (code) return code;
     p->kernel = bc_find_func(p->m->bc, c->kernel);
     if (vm_place_module(p->m->bc, &p->dev.mem, &p->dev.var_addr, msg, len)) return PTXEMU_EXIT_USAGE;

@@ -77,6 +77,7 @@ typedef struct rt_prepared {
     uint64_t *bufaddr;           /* per case buffer: its device address */
     uint8_t *params;
     struct rt_ffi *ffi;
+    vm_builtins builtins;        /* cfg.builtins points here (printf, ffi) */
     int kernel;                  /* function index of the kernel */
     vm_config cfg;               /* output/hooks left for the caller to set */
     char *ptx_text;              /* the module text (diagnostics, listings) */

@@ -3,6 +3,8 @@
 # prints its own lines and "N passed, N failed"; this script adds them up and
 # ends with the total "N passed, N failed" (exit 1 if anything failed).
 #
+#   layers     tests/layers.sh: no include of or call into a layer above
+#   cli        tests/cli/run.sh: --help/help CMD, unknown options, --version, completion
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
@@ -26,6 +28,7 @@ suite() {   # suite NAME COMMAND...
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
 }
 
+suite "layers (dependency rule)" bash tests/layers.sh
 suite "parser" bash tests/parser/run.sh
 suite "runtime modules" bash tests/runtime/run.sh
 suite "floating point vs H200" bash tests/fp/run.sh
@@ -33,6 +36,7 @@ suite "vm" bash tests/vm/run.sh
 suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
+suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
 suite "parallel launches (--jobs)" bash tests/par/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh

@@ -8,6 +8,7 @@
  * the script or stdin and prints the same output without prompts.  --echo
  * prints each scripted command after a "(ptxemu) " marker, for transcripts.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <readline/readline.h>
 #include "dbg.h"
 #include "tools.h"
+#include "commands.h"
 
 #define PROMPT "(ptxemu) "
 
@@ -77,24 +79,51 @@ static void scripted(dbg_session *s, FILE *in, int echo)
     free(line);
 }
 
-int tool_cmd_debug(int argc, char **argv)
+static int debug_main(int argc, char **argv);
+
+const tool_command tool_cmd_debug = {
+    .name = "debug",
+    .summary = "step through a kernel warp by warp, lane by lane (docs/DEBUGGING.md)",
+    .usage =
+        "usage: ptxemu debug CASE.txt [OPTION]...\n"
+        "       ptxemu debug FILE.ptx --kernel NAME [--grid X[,Y,Z]] [--block X[,Y,Z]] [--shared BYTES] [ARG]... [OPTION]...\n"
+        "A gdb-like session over one launch: breakpoints on PTX and CUDA lines, watchpoints,\n"
+        "stepping a lane group, registers and memory of any thread.  With a terminal it prompts\n"
+        "(type 'help'); otherwise it reads commands from stdin or the -x script.\n"
+        "Launch arguments as for `ptxemu run` (see 'ptxemu help run').\n"
+        "\n"
+        "options:\n"
+        "  -x SCRIPT              read the commands from SCRIPT\n"
+        "  --echo                 print each scripted command after a \"(ptxemu) \" marker\n"
+        "  --schedule KIND        hw (default): the hardware-like schedule; adversarial: the checker's\n"
+        "                         seeded schedule (with --seed, replays a `ptxemu check` finding)\n"
+        "  --seed S               the seed of the adversarial schedule\n"
+        "  --load LIB.so          host library for .extern functions (repeatable)\n"
+        "  --resident N           keep N blocks in flight at once\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 after the session, 2 usage, 3 PTX error\n",
+    .main = debug_main,
+};
+
+static int debug_main(int argc, char **argv)
 {
-    if (argc < 1) {
-        fputs("usage: ptxemu debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] "
-              "[--schedule hw|adversarial] [--echo] [--resident N]\n", stderr);
-        return PTXEMU_EXIT_USAGE;
-    }
+    const tool_command *cmd = &tool_cmd_debug;
     /* -x has one dash, so the inline launch arguments would take it: pull it out first */
     const char *script = NULL;
     int n = 0;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-x") && i + 1 < argc) { script = argv[++i]; continue; }
+        if (!strcmp(argv[i], "-x")) {
+            if (i + 1 >= argc) return tool_usage_error(cmd, "option '-x' needs a value");
+            script = argv[++i];
+            continue;
+        }
         argv[n++] = argv[i];
     }
     argc = n;
     rt_case c;
     int used;
-    int e = tool_load_case(argc, argv, &used, &c);
+    int e = tool_load_case(cmd, argc, argv, &used, &c);
     if (e) return e;
     dbg_opts o;
     memset(&o, 0, sizeof o);
@@ -103,16 +132,24 @@ int tool_cmd_debug(int argc, char **argv)
     for (int i = used; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--echo")) { echo = 1; continue; }
-        if (!v) { fprintf(stderr, "ptxemu: %s needs a value\n", a); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        if (a[0] != '-') {
+            rt_case_free(&c);
+            return tool_usage_error(cmd, "unexpected argument '%s'; kernel arguments go before the options", a);
+        }
+        if (!v) {
+            rt_case_free(&c);
+            if (!tool_is_option(cmd, a)) return tool_usage_error(cmd, "unknown option '%s'", a);
+            return tool_usage_error(cmd, "option '%s' needs a value", a);
+        }
         if (!strcmp(a, "-x")) script = v;
         else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 0);
         else if (!strcmp(a, "--schedule")) {
             if (!strcmp(v, "hw")) o.adversarial = 0;
             else if (!strcmp(v, "adversarial")) o.adversarial = 1;
-            else { fprintf(stderr, "ptxemu: --schedule hw|adversarial\n"); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+            else { rt_case_free(&c); return tool_usage_error(cmd, "unknown schedule '%s'; use --schedule hw or --schedule adversarial", v); }
         } else if (!strcmp(a, "--load")) { if (o.nlibs < 16) libs[o.nlibs++] = v; }
         else if (!strcmp(a, "--resident")) o.resident = atoi(v);
-        else { fprintf(stderr, "ptxemu: unknown option %s\n", a); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        else { rt_case_free(&c); return tool_usage_error(cmd, "unknown option '%s'", a); }
         i++;
     }
     o.libs = libs;
@@ -123,7 +160,12 @@ int tool_cmd_debug(int argc, char **argv)
     fflush(stdout);
     if (script) {
         FILE *f = fopen(script, "r");
-        if (!f) { perror(script); dbg_free(s); rt_case_free(&c); return PTXEMU_EXIT_USAGE; }
+        if (!f) {
+            fprintf(stderr, "ptxemu debug: cannot open script '%s' (%s); check the path given with -x\n", script, strerror(errno));
+            dbg_free(s);
+            rt_case_free(&c);
+            return PTXEMU_EXIT_USAGE;
+        }
         scripted(s, f, echo);
         fclose(f);
     } else if (isatty(0)) interactive(s);

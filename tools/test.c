@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools.h"
+#include "commands.h"
 
 typedef struct tcase {
     char *path;            /* the case file */
@@ -32,7 +33,7 @@ static void add_case(tlist *l, const char *path, const char *name)
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 64;
         l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        if (!l->v) { perror("ptxemu"); exit(PTXEMU_EXIT_USAGE); }
+        if (!l->v) { fprintf(stderr, "ptxemu test: out of memory listing the cases; give fewer paths\n"); exit(PTXEMU_EXIT_USAGE); }
     }
     tcase *t = &l->v[l->n++];
     memset(t, 0, sizeof *t);
@@ -83,7 +84,7 @@ static double now(void)
 /* The child: runs one case and writes "P" or "F<reason>" to fd. */
 static int g_stats;   /* --stats: compare expect-stat lines too */
 static int g_resident;   /* --resident N: blocks in flight */
-static int g_jobs;       /* --jobs N: host threads per launch */
+static rt_run_opts g_opts;   /* --jobs N (jobs 0: not given) */
 static int g_digest;     /* --digest: each line ends with a digest of everything the launch produced */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -103,7 +104,7 @@ static void digest(const rt_run_result *r, int code, char *buf, size_t len)
              (unsigned long long)r->buffers_hash, (unsigned long long)h, (unsigned long long)hm);
 }
 
-static void child(const tcase *t, double timeout, int fd)
+static void child(const tcase *t, double timeout, int threads, int fd)
 {
     rt_case c;
     diag_list d;
@@ -118,7 +119,7 @@ static void child(const tcase *t, double timeout, int fd)
         o.timeout = timeout;
         o.memstats = g_stats;
         o.resident = g_resident;
-        o.jobs = g_jobs;
+        o.jobs = threads;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
@@ -147,16 +148,17 @@ static void child(const tcase *t, double timeout, int fd)
     diag_list_free(&d);
 }
 
-static void start(tcase *t, double timeout)
+/* Starts case t in a child process whose launch uses `threads` host threads. */
+static void start(tcase *t, double timeout, int threads)
 {
     int p[2];
-    if (pipe(p)) { perror("ptxemu: pipe"); exit(PTXEMU_EXIT_USAGE); }
+    if (pipe(p)) { fprintf(stderr, "ptxemu test: cannot create a pipe for %s (%s); try a smaller -j\n", t->name, strerror(errno)); exit(PTXEMU_EXIT_USAGE); }
     fflush(stdout);
     t->start = now();
     t->pid = fork();
     if (t->pid == 0) {
         close(p[0]);
-        child(t, timeout, p[1]);
+        child(t, timeout, threads, p[1]);
         _exit(0);
     }
     close(p[1]);
@@ -178,18 +180,47 @@ static void finish(tcase *t)
     t->pass = t->report[0] == 'P' ? 1 : t->report[0] == 'U' ? 2 : 0;
 }
 
-int tool_cmd_test(int argc, char **argv)
+static int test_main(int argc, char **argv);
+
+const tool_command tool_cmd_test = {
+    .name = "test",
+    .summary = "run every case under the paths: one line each, then 'N passed, N failed'",
+    .usage =
+        "usage: ptxemu test PATH... [OPTION]...\n"
+        "Runs every case under the paths (a case file, a directory holding case.txt, or a directory\n"
+        "of such directories), each in its own process, and prints PASS, FAIL or RAN (no\n"
+        "expectation) per case in a stable order, then exactly 'N passed, N failed'.\n"
+        "\n"
+        "options:\n"
+        "  -j JOBS                cases run at once (default: the number of CPUs)\n"
+        "  --jobs N               host threads each launch runs its blocks on (as in 'run'; default:\n"
+        "                         the CPUs shared among the cases in flight, so the last cases\n"
+        "                         or a lone big one use every core); results do not depend on it\n"
+        "  --shard K/N            run only the K-th of N shares of the cases (1 <= K <= N)\n"
+        "  --timeout S            stop each case after S seconds (default 120)\n"
+        "  --stats                also compare expect-stat lines (memory statistics, see README)\n"
+        "  --resident N           keep N blocks in flight at once\n"
+        "  -v                     print each passing case's run time\n"
+        "  --digest               end each line with a digest of the launch's results (status,\n"
+        "                         instruction count, buffers, stdout, message), to compare runs\n"
+        "  -h, --help             print this help\n"
+        "\n"
+        "exit status: 0 all passed, 1 some case failed, 2 usage\n",
+    .main = test_main,
+};
+
+static int test_main(int argc, char **argv)
 {
+    const tool_command *cmd = &tool_cmd_test;
     tlist l = { NULL, 0, 0 };
-    int shard_k = 0, shard_n = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    const int ncpu = tool_default_jobs();
+    int shard_k = 0, shard_n = 0, jobs = ncpu;
     double timeout = 120;
     int verbose = 0;
-    g_jobs = tool_default_jobs();
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 1 || shard_k > shard_n) {
-                fprintf(stderr, "ptxemu: --shard K/N with 1 <= K <= N\n");
-                return PTXEMU_EXIT_USAGE;
+                return tool_usage_error(cmd, "bad --shard '%s'; write K/N with 1 <= K <= N", argv[i]);
             }
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
@@ -197,11 +228,19 @@ int tool_cmd_test(int argc, char **argv)
         else if (!strcmp(argv[i], "--digest")) g_digest = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) g_jobs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
-        else if (argv[i][0] == '-') { fprintf(stderr, "ptxemu: unknown option %s\n", argv[i]); return PTXEMU_EXIT_USAGE; }
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+            if (tool_parse_run_opt(argv[i], argv[i + 1], &g_opts, NULL, NULL))
+                return tool_usage_error(cmd, "--jobs wants a number from 1 to %d, not '%s'", TOOL_MAX_JOBS, argv[i + 1]);
+            i++;
+        }
+        else if (argv[i][0] == '-' && tool_is_option(cmd, argv[i])) return tool_usage_error(cmd, "option '%s' needs a value", argv[i]);
+        else if (argv[i][0] == '-') return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
         else {
             struct stat st;
-            if (stat(argv[i], &st)) { fprintf(stderr, "ptxemu: %s: %s\n", argv[i], strerror(errno)); return PTXEMU_EXIT_USAGE; }
+            if (stat(argv[i], &st)) {
+                fprintf(stderr, "ptxemu test: cannot read '%s' (%s); give case files or directories of them\n", argv[i], strerror(errno));
+                return PTXEMU_EXIT_USAGE;
+            }
             const char *base = strrchr(argv[i], '/');
             collect(&l, argv[i], S_ISDIR(st.st_mode) ? "" : (base ? base + 1 : argv[i]), 0);
             /* a directory given directly that is itself a case: name it */
@@ -227,7 +266,14 @@ int tool_cmd_test(int argc, char **argv)
     }
     int next = 0, printed = 0, running = 0, passed = 0, failed = 0, unchecked = 0;
     while (printed < l.n) {
-        while (running < jobs && next < l.n) { start(&l.v[next++], timeout); running++; }
+        while (running < jobs && next < l.n) {
+            /* the cores are shared among the cases in flight: many cases run a
+             * thread each, the last ones (or a lone big one) get the rest */
+            int in_flight = l.n - next + running < jobs ? l.n - next + running : jobs;
+            int threads = g_opts.jobs ? g_opts.jobs : ncpu / in_flight > 1 ? ncpu / in_flight : 1;
+            start(&l.v[next++], timeout, threads);
+            running++;
+        }
         struct pollfd pf[64];
         int idx[64], np = 0;
         for (int i = printed; i < next && np < 64; i++)

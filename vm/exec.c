@@ -20,8 +20,6 @@
 #include "vm.h"
 #include "par.h"
 #include "fp.h"
-#include "printf.h"
-#include "hostcall.h"
 #include "mma.h"
 
 #if defined(__GNUC__) && !defined(PTXEMU_NO_COMPUTED_GOTO)
@@ -586,13 +584,13 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
     lane_ctx lc = { L, cta, w, l };
     switch (f->builtin) {
     case BC_BUILTIN_VPRINTF: {
-        rt_strbuf out;
         char err[256];
-        rt_strbuf_init(&out);
-        int r = rt_printf_format(lane_read, &lc, arg[0], arg[1], &out, err, sizeof err);
-        if (r == RT_PRINTF_FAULT) { rt_strbuf_free(&out); return vm_fail(L, cta, w, l, pc, VM_FAULT, "printf: %s", err); }
-        if (out.len && L->cfg.output) L->cfg.output(L->cfg.output_ctx, out.data, out.len);
-        rt_strbuf_free(&out);
+        int r = 0;
+        const vm_builtins *B = L->cfg.builtins;
+        if (!B || !B->device_printf)
+            return vm_fail(L, cta, w, l, pc, VM_ERROR, "device printf: no formatter configured (vm_config.builtins)");
+        if (B->device_printf(lane_read, &lc, arg[0], arg[1], L->cfg.output, L->cfg.output_ctx, &r, err, sizeof err))
+            return vm_fail(L, cta, w, l, pc, VM_FAULT, "printf: %s", err);
         ret = (uint64_t)(int64_t)r;
         break;
     }
@@ -622,24 +620,22 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
 {
     const bc_func *f = &L->m->funcs[I->imm];
     const uint32_t *x = &L->m->extra[I->x];
-    void *fn = L->cfg.ffi ? rt_ffi_lookup(L->cfg.ffi, f->name) : NULL;
-    if (!fn) return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to external function '%s', which no --load library defines", f->name);
     uint64_t fp = w->R[L->m->slot_fp + l];
     uint8_t *frame = w->local + (uint64_t)l * L->cfg.local_size;
-    rt_ffi_type at[RT_FFI_MAX_ARGS], rt = RT_FFI_VOID;
-    uint64_t av[RT_FFI_MAX_ARGS], ret = 0;
+    uint64_t av[VM_EXTERN_MAX_ARGS], ret = 0;
     int n = (int)x[0];
-    if (n > RT_FFI_MAX_ARGS) n = RT_FFI_MAX_ARGS;
+    if (n > VM_EXTERN_MAX_ARGS) n = VM_EXTERN_MAX_ARGS;
     for (int k = 0; k < n; k++) {
         uint32_t off = x[3 + 3 * k], sz = x[5 + 3 * k];
         av[k] = 0;
         if (fp + off + sz <= L->cfg.local_size) memcpy(&av[k], frame + fp + off, sz > 8 ? 8 : sz);
-        if (rt_ffi_type_from_ptx(ast_type_name(f->params[k].type), &at[k])) at[k] = RT_FFI_U64;
     }
-    if (f->nrets && rt_ffi_type_from_ptx(ast_type_name(f->rets[0].type), &rt)) rt = RT_FFI_U64;
     char err[256];
-    if (rt_ffi_call(fn, n, at, av, rt, &ret, err, sizeof err))
-        return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to '%s': %s", f->name, err);
+    const vm_builtins *B = L->cfg.builtins;
+    int r = B && B->extern_call ? B->extern_call(B->extern_ctx, f, n, av, &ret, err, sizeof err) : VM_EXTERN_UNDEFINED;
+    if (r == VM_EXTERN_UNDEFINED)
+        return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to external function '%s', which no --load library defines", f->name);
+    if (r) return vm_fail(L, cta, w, l, pc, VM_ERROR, "call to '%s': %s", f->name, err);
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
         if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
@@ -1055,6 +1051,7 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
      * to issue takes its next turns here (vm_repick), not through the scheduler */
     const int solo = !H && L->nres == 1;
 next_group:
+    L->group = group;
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
     if (!stop) {

@@ -51,7 +51,7 @@ int vm_par_eligible(const vm_launch *L, const char **why)
     if (L->cfg.jobs <= 1) *why = "--jobs 1";
     else if (L->nctas < 2) *why = "one block";
     else if (L->nres > 1) *why = "resident blocks or a cooperative launch";
-    else if (H && (!H->thread_safe || H->step || H->pick)) *why = "hooks (checker, debugger or statistics)";
+    else if (H && (!H->thread_safe || H->step || H->pick || H->select)) *why = "hooks (checker, debugger or statistics)";
     if (*why) return 0;
     for (int f = 0; f < m->nfuncs && !*why; f++) {
         const bc_func *fn = &m->funcs[f];

@@ -474,6 +474,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->code = m->code;
     L->mem = mem;
     L->cfg = *cfg;
+    L->hooks0 = cfg->hooks;
     L->kfunc = kernel;
     L->start_time = vm_now();
     if (!L->cfg.local_size) {
@@ -567,10 +568,19 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
 }
 
 /* Starts the next block of the launch order in slot c. */
-static void cta_start(vm_launch *L, vm_cta *c)
+const vm_hooks vm_skip_block;
+
+/* Starts the next block of the launch order in slot c; returns 0 when
+ * hooks.select skipped it (c stays free). */
+static int cta_start(vm_launch *L, vm_cta *c)
 {
-    const vm_hooks *H = L->cfg.hooks;
     uint64_t b = (L->cta_a * L->next_cta + L->cta_b) % L->nctas;
+    if (L->hooks0 && L->hooks0->select && L->nres == 1) {
+        const vm_hooks *sel = L->hooks0->select(L->hooks0->ctx, L, b);
+        if (sel == &vm_skip_block) { L->next_cta++; return 0; }
+        L->cfg.hooks = sel;
+    }
+    const vm_hooks *H = L->cfg.hooks;
     L->next_cta++;
     cta_reset(L, c, b);
     c->live = 1;
@@ -578,6 +588,7 @@ static void cta_start(vm_launch *L, vm_cta *c)
     L->next_warp = 0;
     L->turn_progress = 0;
     if (H && H->cta_begin) H->cta_begin(H->ctx, L, c);
+    return 1;
 }
 
 /* resident > 1: rounds over the slots, a turn of each CTA in slot order;
@@ -623,17 +634,17 @@ static vm_status step_multi(vm_launch *L)
 vm_status vm_launch_step(vm_launch *L)
 {
     if (L->nres > 1) return step_multi(L);
-    const vm_hooks *H = L->cfg.hooks;
     vm_cta *c = &L->ctas[0];
     while (!L->finished) {
         if (!c->live) {
             if (L->next_cta >= L->nctas) { L->finished = 1; break; }
-            cta_start(L, c);
+            if (!cta_start(L, c)) continue;
         }
         vm_status st = cta_round(L, c);
         if (st) return st;
         if (!c->live_warps) {
             c->live = 0;
+            const vm_hooks *H = L->cfg.hooks;     /* hooks.select may have changed them */
             if (H && H->cta_end) H->cta_end(H->ctx, L, c);
             st = check_limits(L);
             if (st) return st;

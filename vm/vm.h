@@ -131,13 +131,61 @@ typedef struct vm_hooks {
      * (vm_config.jobs > 1; each worker passes its own vm_launch copy).  Such a
      * launch may stop and run again on one thread (see vm/par.h): restart, if
      * set, is called before that, to drop what was recorded.  Launches whose
-     * hooks are not thread-safe, or that have step or pick, use one thread. */
+     * hooks are not thread-safe, or that have step, pick or select, use one
+     * thread. */
     int thread_safe;
     void (*restart)(void *ctx);
+    /* resident == 1 only, read from vm_config.hooks: before block `linear`
+     * starts, returns the hooks in force for it (NULL: none, so the block
+     * runs on the plain fast paths) until the next block starts, or
+     * &vm_skip_block to not run the block at all; the checker instruments a
+     * sample of the blocks this way, and skips blocks that cannot change
+     * its comparison (docs/CHECKING.md, "Large launches"). */
+    const struct vm_hooks *(*select)(void *ctx, vm_launch *L, uint64_t linear);
 } vm_hooks;
+
+/* The value hooks.select returns for a block that is not to run. */
+extern const vm_hooks vm_skip_block;
 
 /* Output sink for device printf. */
 typedef void (*vm_output_fn)(void *ctx, const char *text, size_t len);
+
+/* ---- builtin services: what the VM asks of the layer above ------------------
+ * Builtins whose meaning lies outside the SM (device printf's formatting,
+ * host functions behind `.extern .func`) are reached through these
+ * callbacks, so the VM never depends on the runtime.  They run only on such
+ * calls (never on the hot path). */
+
+/* Reads n bytes of guest memory at a generic address as the calling lane
+ * sees it: 0, or -1 (unreadable). */
+typedef int (*vm_read_fn)(void *ctx, uint64_t addr, void *dst, size_t n);
+
+/* Device printf (`vprintf(fmt, args)`): formats the call, reading the format
+ * string and the argument buffer through rd, and writes the text through
+ * out (out may be NULL: the text is dropped).  *ret gets what vprintf
+ * returns to the kernel.  0, or -1 with a message in err when guest memory
+ * was unreadable (the launch then faults). */
+typedef int (*vm_printf_fn)(vm_read_fn rd, void *rd_ctx, uint64_t fmt, uint64_t args,
+                            vm_output_fn out, void *out_ctx, int *ret, char *err, size_t errlen);
+
+/* Most arguments passed to an `.extern` function (further ones are dropped). */
+#define VM_EXTERN_MAX_ARGS 64
+/* vm_extern_fn's answer when nothing defines the function. */
+#define VM_EXTERN_UNDEFINED 1
+
+/* Calls the host function behind `.extern .func` f: args holds the raw bits
+ * of its first nargs parameters (declaration order, zero-extended).  0 with
+ * *ret (the first return value's bits), VM_EXTERN_UNDEFINED when no host
+ * library defines f, or -1 with a message in err. */
+typedef int (*vm_extern_fn)(void *ctx, const bc_func *f, int nargs, const uint64_t *args,
+                            uint64_t *ret, char *err, size_t errlen);
+
+/* A launch's builtin services; any may be NULL. */
+typedef struct vm_builtins {
+    vm_printf_fn device_printf;  /* NULL: a vprintf call is an error */
+    vm_extern_fn extern_call;    /* NULL: every `.extern` call is undefined */
+    void *extern_ctx;
+} vm_builtins;
 
 typedef struct vm_config {
     uint32_t grid[3], block[3];
@@ -151,7 +199,7 @@ typedef struct vm_config {
     vm_output_fn output;
     void *output_ctx;
     const vm_hooks *hooks;
-    struct rt_ffi *ffi;        /* host libraries for .extern functions, or NULL */
+    const vm_builtins *builtins; /* device printf, `.extern` calls (outlives the launch), or NULL: none */
     uint64_t cta_order_seed;   /* 0: CTAs in linear order; else a seeded permutation */
     int slice;                 /* instructions per turn (0: default) */
     /* CTAs in flight at once.  0: one (CTAs one after another), except that a
@@ -220,6 +268,8 @@ struct vm_launch {
     struct par_alloc *gc_pa;   /* shadow of the global allocation hit last */
     const uint8_t *par_atom_how; /* per pc: how an atom uses memory (PAR_WRITE or a reduction) */
     uint64_t par_flushed;      /* instructions already added to the launch's total */
+    const vm_hooks *hooks0;    /* vm_config.hooks as given (hooks.select may swap cfg.hooks per block) */
+    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it) */
 };
 typedef struct vm_zero_range vm_zero_range;
 

@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# tests/api/run.sh — a host program built against libptxemu (MODE=asan).
+# tests/api/run.sh — host programs built against libptxemu (MODE=asan):
+# saxpy_api (load, copy, launch) and check_launch (the checker on a launch
+# that no case file describes).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 make -s MODE=asan build/asan/libptxemu.a >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p build/apitest
-cc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -Iruntime -Ivm -Iparser \
-   tests/api/saxpy_api.c build/asan/libptxemu.a -lffi -lm -ldl -lreadline -o build/apitest/saxpy_api || { echo "0 passed, 1 failed"; exit 1; }
-build/apitest/saxpy_api
+pass=0 fail=0
+for t in saxpy_api check_launch; do
+    if ! cc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -Iruntime -Ivm -Iparser \
+           tests/api/$t.c build/asan/libptxemu.a -lffi -lm -ldl -lreadline -pthread -o build/apitest/$t; then
+        echo "FAIL build $t"; fail=$((fail + 1)); continue
+    fi
+    out=$(build/apitest/$t 2>&1); rc=$?
+    echo "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+    last=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+    if [ -z "$last" ]; then echo "FAIL $t: exited with status $rc"; fail=$((fail + 1)); continue; fi
+    p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+    pass=$((pass + p)); fail=$((fail + f))
+    [ $rc -ne 0 ] && [ "$f" = 0 ] && { echo "FAIL $t: exited with status $rc"; fail=$((fail + 1)); }
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

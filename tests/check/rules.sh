@@ -98,3 +98,57 @@ if python3 -c 'import json,sys; assert any(f["kind"]=="race" for f in json.load(
 "$PTXEMU" check /work/shared/conformance/cases/bug_syncwarp_race/case.txt --max-findings 1 --format json > "$T/m.json" 2>/dev/null
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["findings"])==1 and d["dropped"]>=0' "$T/m.json"; then
     ok "--max-findings"; else bad "--max-findings"; fi
+
+# the same report for any number of threads (schedules merged in schedule order)
+P=tests/check/precision/cases
+for c in $P/bug_shared_in_warp $P/bug_assert_lockstep /work/shared/conformance/cases/bug_activemask_in_branch; do
+    [ -f "$c/case.txt" ] || continue
+    "$PTXEMU" check "$c/case.txt" --jobs 1 --format json > "$T/j1.json" 2>/dev/null
+    "$PTXEMU" check "$c/case.txt" --jobs 3 --format json > "$T/j3.json" 2>/dev/null
+    if cmp -s "$T/j1.json" "$T/j3.json"; then ok "--jobs 1 and --jobs 3 agree: $(basename "$c")"
+    else bad "--jobs 1 and --jobs 3 differ: $(basename "$c")"; fi
+done
+
+# a kernel that asserts: exit 4, and the report says how and where the launch ended
+"$PTXEMU" check tests/cases/assert_fail/case.txt > "$T/a.txt" 2>/dev/null; ra=$?
+"$PTXEMU" check tests/cases/assert_fail/case.txt --format json > "$T/a.json" 2>/dev/null
+"$PTXEMU" check tests/cases/trap_kernel/case.txt --format sarif > "$T/t.sarif" 2>/dev/null; rt=$?
+if [ $ra -eq 4 ] && [ $rt -eq 4 ] && grep -q 'the launch ended with assert' "$T/a.txt" && python3 - "$T/a.json" "$T/t.sarif" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["status"] == "assert" and not a["findings"]
+assert "Assertion" in a["end"]["message"] and a["end"]["cta"] == [1, 0, 0] and a["end"]["thread"] == [5, 0, 0]
+s = json.load(open(sys.argv[2]))["runs"][0]
+n = s["invocations"][0]["toolExecutionNotifications"][0]
+assert n["level"] == "error" and n["descriptor"]["id"] == "trap" and n["locations"]
+assert s["properties"]["status"] == "trap"
+PY
+then ok "assert and trap: exit 4, end of the launch in text, json and sarif"; else bad "assert and trap report (exit $ra $rt)"; fi
+
+# an assert only an adversarial schedule fails is a schedule finding
+"$PTXEMU" check $P/bug_assert_lockstep/case.txt --format json > "$T/al.json" 2>/dev/null
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok"
+assert any(f["kind"] == "schedule" and "ends with assert" in f["message"] for f in d["findings"])' "$T/al.json"; then
+    ok "schedule-dependent assert"; else bad "schedule-dependent assert"; fi
+
+# sampled launches: independent blocks run alone, dependent ones all; progress only on a terminal
+L=tests/check/large
+"$PTXEMU" check $L/ok/case.txt --format json > "$T/lo.json" 2>/dev/null
+"$PTXEMU" check $L/chain/case.txt --format json > "$T/lc.json" 2>/dev/null
+if python3 -c '
+import json, sys
+o, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert o["independent_blocks"] is True and o["checked_blocks"]["adversarial"] == 8 and o["blocks"] == 64
+assert c["independent_blocks"] is False' "$T/lo.json" "$T/lc.json"; then
+    ok "independent and dependent blocks"; else bad "independent and dependent blocks"; fi
+"$PTXEMU" check $L/race_warp_sampled/case.txt > /dev/null 2> "$T/np.txt"
+if command -v script >/dev/null; then
+    script -qc "$PTXEMU check $L/race_warp_sampled/case.txt" /dev/null > "$T/p.txt" 2>&1
+    if grep -q '12 of 12 schedules done' "$T/p.txt" && ! grep -q 'schedules done' "$T/np.txt"; then
+        ok "progress on a terminal only"; else bad "progress on a terminal only"; fi
+else
+    echo "SKIP rules: progress on a terminal not tested: no script command to give it a terminal"
+fi

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/check/run.sh — runs `ptxemu check` over every case file of the
-# conformance suite, tests/cases, kernels and tests/check/cases, and checks:
+# conformance suite, tests/cases, kernels, tests/check/cases and tests/check/cub, and checks:
 #   - a case with `expect-check KIND|KIND...` gets a finding of one of those kinds,
 #   - `expect-check clean` and a case without expect-check get no finding at all.
 # Then the rule tests of tests/check (seed replay, json and sarif output).
@@ -12,12 +12,12 @@ if [ "$1" = "-j" ]; then JOBS=$2; shift 2; fi
 PTXEMU=${PTXEMU:-build/ptxemu}
 CONF=${CONFORMANCE:-/work/shared/conformance/cases}
 DIRS=("$@")
-[ ${#DIRS[@]} -eq 0 ] && DIRS=("$CONF" tests/cases kernels tests/check/cases)
+[ ${#DIRS[@]} -eq 0 ] && DIRS=("$CONF" tests/cases kernels tests/check/cases tests/check/cub tests/check/precision tests/check/large)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 one() {   # one case: prints PASS/FAIL line
-    local c=$1 out="$TMP/$(echo "$1" | tr '/' '_').json"
+    local c=$1 out="$TMP/$(echo "$1" | tr '/' '_').json"   # table.py reads these names
     local want
     want=$(sed -n 's/^expect-check[ \t]*//p' "$c" | head -1)
     "$PTXEMU" check "$c" --format json --output "$out" 2>/dev/null
@@ -46,6 +46,10 @@ export -f one
 export PTXEMU TMP
 find "${DIRS[@]}" -name case.txt 2>/dev/null | sort | xargs -P "$JOBS" -I{} bash -c 'one "$@"' _ {} > "$TMP/results"
 if [ $# -eq 0 ] && [ -x tests/check/rules.sh ]; then bash tests/check/rules.sh >> "$TMP/results"; fi
+# the precision table in docs/CHECKING.md must be the one these reports give
+if [ $# -eq 0 ]; then python3 tests/check/precision/table.py --json-dir "$TMP" >> "$TMP/results"; fi
+# the CUB cases must also compute what gen.py computed on the host
+if [ $# -eq 0 ]; then "$PTXEMU" test tests/check/cub 2>&1 | grep -E '^(PASS|FAIL)' | sed 's/^\(PASS\|FAIL\) /\1 cub results: /' >> "$TMP/results"; fi
 sort -k2 "$TMP/results"
 P=$(grep -c '^PASS' "$TMP/results"); F=$(grep -c '^FAIL' "$TMP/results")
 echo "$P passed, $F failed"
