@@ -392,6 +392,23 @@ static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R,
  * global allocation hit last, local memory, the const bank, the parameter
  * buffer), sets *hb so that lane l's host pointer is hb + a + l * *stride and
  * returns 1.  Else 0: the per-lane path decides, faults included. */
+/* group_base's range check of a partial group: nonzero when a lane's
+ * address ra[l] + imm lies outside [off, off + lim]; *any = the addresses
+ * or'ed together.  Not inlined: in the dispatch loop the lane mask would
+ * live on the stack, and each step of the loop would wait for the last. */
+static __attribute__((noinline)) uint64_t group_check(const uint64_t *ra, uint32_t m, uint64_t imm, uint64_t off, uint64_t lim,
+                                                      uint64_t *any)
+{
+    uint64_t bad = 0, o = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint64_t a = ra[__builtin_ctz(mm)] + imm;
+        bad |= a - off > lim;
+        o |= a;
+    }
+    *any = o;
+    return bad;
+}
+
 static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
                              uint64_t imm, int space, uint32_t tot, int write, uintptr_t *hb, uint64_t *stride)
 {
@@ -424,13 +441,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
             bad |= a - off > lim;      /* an address of another region wraps or lands far above lim */
             any |= a;
         }
-    } else {
-        for (uint32_t mm = m; mm; mm &= mm - 1) {
-            uint64_t a = R[as + (uint32_t)__builtin_ctz(mm)] + imm;
-            bad |= a - off > lim;
-            any |= a;
-        }
-    }
+    } else bad = group_check(R + as, m, imm, off, lim, &any);
     if (bad || (any & (tot - 1))) return 0;
     if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && group_note(L, R, m, as, imm - off, tot, write))
         return 0;
@@ -715,6 +726,62 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     return VM_OK;
 }
 
+#define VM_CALL_FAST_PARAMS 8
+
+/* call_enter for each lane of m in turn (a direct call of fidx at pc), with
+ * what depends only on the call site looked up once: the same effects, and
+ * the same failure at the same lane (*fl), as calling call_enter per lane. */
+static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t m, uint32_t pc, const bc_insn *I,
+                                  int fidx, int *fl)
+{
+    const bc_module *M = L->m;
+    const bc_func *f = &M->funcs[fidx];
+    const uint32_t *x = &M->extra[I->x];
+    const uint32_t np = x[0];
+    if (L->frames_full || np > VM_CALL_FAST_PARAMS || np != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets) {
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            vm_status st = call_enter(L, cta, w, l, pc, I, fidx);
+            if (st) { *fl = l; return st; }
+        }
+        return VM_OK;
+    }
+    uint32_t so[VM_CALL_FAST_PARAMS], dd[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS], hw = 0;
+    for (uint32_t k = 0; k < np; k++) {
+        so[k] = x[3 + 3 * k];
+        sz[k] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
+        dd[k] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
+        if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+    }
+    const uint32_t *live = &M->call_save_list[M->call_save[pc]];
+    const uint32_t ns = live[0], need = ns + 3, off = x[2];
+    const uint64_t lsize = L->cfg.local_size, fend = (uint64_t)f->frame_size;
+    uint64_t *R = w->R, *rfp = R + M->slot_fp;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        struct vm_stack *s = &w->stack[l];
+        uint64_t fp = rfp[l], nfp = fp + off;
+        if (s->depth >= VM_MAX_CALL_DEPTH || nfp + fend > lsize) {
+            *fl = l;
+            return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
+                           f->name, s->depth, L->cfg.local_size);
+        }
+        if (s->cap - s->n < need && stack_reserve(s, need)) { *fl = l; return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory"); }
+        uint64_t *v = s->v + s->n;
+        for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
+        v[ns] = pc;
+        v[ns + 1] = fp;
+        v[ns + 2] = (uint64_t)fidx;
+        s->n += need;
+        s->depth++;
+        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        for (uint32_t k = 0; k < np; k++) frame_copy(lm + nfp + dd[k], lm + fp + so[k], sz[k]);
+        if (np) local_wrote(w, nfp + hw);
+        rfp[l] = nfp;
+    }
+    return VM_OK;
+}
+
 /* Returns lane l from its current .func; sets *npc.  Returns 1 when the
  * lane has no caller (a ret in the kernel: the thread exits). */
 static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
@@ -751,6 +818,70 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
     s->depth--;
     *npc = cpc + 1;
     return 0;
+}
+
+/* call_return for each lane of m: the lanes that have no caller are
+ * returned (they exit); the others get their return pc.  What depends only
+ * on the call site and callee is looked up once per run of lanes that
+ * returns to the same call (usually the whole group): the same effects as
+ * call_return per lane. */
+static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
+{
+    const bc_module *M = L->m;
+    if (L->frames_full) {
+        uint32_t exited = 0;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t np;
+            if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np;
+        }
+        return exited;
+    }
+    uint64_t *R = w->R, *rfp = R + M->slot_fp;
+    const uint64_t lsize = L->cfg.local_size;
+    uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
+    uint64_t cfidx = UINT64_MAX;
+    const uint32_t *live = NULL;
+    uint32_t dd[VM_CALL_FAST_PARAMS], so[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        struct vm_stack *s = &w->stack[l];
+        if (!s->depth) { exited |= 1u << l; continue; }
+        uint64_t fidx = s->v[s->n - 1], fp = s->v[s->n - 2];
+        uint32_t cpc = (uint32_t)s->v[s->n - 3];
+        if (cpc != ccpc || fidx != cfidx) {
+            const bc_func *f = &M->funcs[fidx];
+            const uint32_t *x = &M->extra[L->code[cpc].x];
+            if (x[1] > VM_CALL_FAST_PARAMS) {      /* many results: the general path */
+                uint32_t np;
+                call_return(L, w, l, &np);
+                w->pc[l] = np;
+                ccpc = UINT32_MAX;
+                continue;
+            }
+            ccpc = cpc; cfidx = fidx; nr = x[1]; hw = 0;
+            for (uint32_t k = 0; k < nr; k++) {
+                uint32_t j = x[0] + k;
+                dd[k] = x[3 + 3 * j];
+                sz[k] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
+                so[k] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+                if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+            }
+            live = &M->call_save_list[M->call_save[cpc]];
+        }
+        s->n -= 3;
+        uint64_t cfp = rfp[l];
+        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        for (uint32_t k = 0; k < nr; k++) frame_copy(lm + fp + dd[k], lm + cfp + so[k], sz[k]);
+        if (nr) local_wrote(w, fp + hw);
+        s->n -= live[0];
+        const uint64_t *v = s->v + s->n;
+        for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = v[k];
+        rfp[l] = fp;
+        s->depth--;
+        w->pc[l] = cpc + 1;
+    }
+    return exited;
 }
 
 /* Atomic read-modify-write operations: the new value from the old one, the
@@ -1020,6 +1151,29 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
 #define VM_EXEC_LOOP vm_exec_base
 static
 #endif
+#if defined(VM_PROF) && !defined(VM_EXEC_VARIANT)
+unsigned long vm_prof_op[OP__COUNT][34], vm_prof_end[4];
+static const char *const prof_names[] = {
+#define OP(name, text, fmt) #name,
+#include "ops.def"
+#undef OP
+};
+__attribute__((destructor)) static void prof_dump(void)
+{
+    fprintf(stderr, "ends: budget/stop %lu (stop %lu) regroup/out %lu\n", vm_prof_end[0], vm_prof_end[1], vm_prof_end[2]);
+    for (int o = 0; o < OP__COUNT; o++) {
+        unsigned long t = 0; for (int k = 0; k < 33; k++) if (k != 32) t += vm_prof_op[o][k];
+        if (t < 20000) continue;
+        fprintf(stderr, "%-16s %9lu g1 %8lu g2-11 ", prof_names[o], t, vm_prof_op[o][1]);
+        unsigned long mid = 0; for (int k = 2; k < 12; k++) mid += vm_prof_op[o][k];
+        unsigned long hi = 0; for (int k = 12; k < 32; k++) hi += vm_prof_op[o][k];
+        fprintf(stderr, "%8lu g12-31 %8lu full %8lu guard-partial %8lu outs %lu\n", mid, hi, vm_prof_op[o][0], vm_prof_op[o][33], vm_prof_op[o][32]);
+    }
+}
+#endif
+#ifdef VM_PROF
+extern unsigned long vm_prof_op[OP__COUNT][34];
+#endif
 vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
 vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
 {
@@ -1076,6 +1230,9 @@ next_group:
         }
         n_ins++;
         uint32_t nm = m == FULL ? BC_WARP : popc32(m);
+#ifdef VM_PROF
+        { extern unsigned long vm_prof_op[OP__COUNT][34]; vm_prof_op[I->op][popc32(group)]++; if (m != group) vm_prof_op[I->op][33]++; }
+#endif
         n_lane += nm;
         if (__builtin_expect(step != NULL, 0)) {
             FLUSH_COUNTS();            /* the debugger reads them (%clock) */
@@ -1620,7 +1777,7 @@ next_group:
         }
         vmcase(CALL) {
             int fidx = (int)I->imm;
-            LANES({ st = call_enter(L, cta, w, l, pc, I, fidx); if (st) { fl = l; goto out; } });
+            if (m && (st = call_enter_group(L, cta, w, m, pc, I, fidx, &fl))) goto out;
             if (m == group) vmjump(M->funcs[fidx].pc_begin)
             if (m == 0) vmnext
             put_pc(w, m, M->funcs[fidx].pc_begin);
@@ -1645,7 +1802,7 @@ next_group:
         } vmnext
         vmcase(RET) {
             uint32_t exited = 0;
-            LANES({ uint32_t np; if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np; });
+            if (m) exited = call_return_group(L, w, m);
             for (uint32_t mm = exited; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
             put_pc(w, group & ~m, pc + 1);
             if (exited) { w->live &= ~exited; if (H && H->exit) H->exit(H->ctx, L, cta, w, exited, pc); warp_on_exit(L, cta, w); }
@@ -1769,11 +1926,17 @@ next_group:
         }
     }
 out_budget:
+#ifdef VM_PROF
+    { extern unsigned long vm_prof_end[4]; vm_prof_end[0]++; if (pc >= stop) vm_prof_end[1]++; }
+#endif
     FLUSH_COUNTS();
     put_pc(w, group, pc);
     if (solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) goto next_group;
     return st;
 out:
+#ifdef VM_PROF
+    { extern unsigned long vm_prof_end[4]; vm_prof_end[2]++; vm_prof_op[I->op][32]++; }
+#endif
     FLUSH_COUNTS();
     (void)fl; (void)fa;
     if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);

@@ -149,7 +149,7 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
 {
     const __m256i ones = _mm256_set1_epi32(-1), bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     __m256i p[4], mn = ones;
-    for (int k = 0; k < 4; k++) {
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
         __m256i r = _mm256_set1_epi32((int)(ready >> (8 * k)));
         __m256i rdy = _mm256_cmpeq_epi32(_mm256_and_si256(r, bit), bit);
         p[k] = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), _mm256_andnot_si256(rdy, ones));
@@ -160,7 +160,7 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
     uint32_t b = (uint32_t)_mm256_cvtsi256_si32(t), g = 0;
     __m256i bv = _mm256_set1_epi32((int)b), mn2 = ones;
-    for (int k = 0; k < 4; k++) {
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
         __m256i eq = _mm256_cmpeq_epi32(p[k], bv);
         g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) << (8 * k);
         mn2 = _mm256_min_epu32(mn2, _mm256_or_si256(p[k], eq));
@@ -173,7 +173,7 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     /* ticks stay far below 2^63: a signed compare orders them */
     uint32_t a = 0;
     __m256i ov = _mm256_set1_epi64x((long long)old);
-    for (int k = 0; k < 8; k++) {
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
         __m256i lr = _mm256_loadu_si256((const __m256i *)(w->lastrun + 4 * k));
         a |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(ov, lr))) << (4 * k);
     }
@@ -268,9 +268,16 @@ static inline void mark_run(vm_warp *w, uint32_t g)
     else for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = t;
 }
 
-/* Live lanes in LANE_READY (0): the state bytes are tested 8 at a time. */
+/* Live lanes in LANE_READY (0): the state bytes are tested 16 at a time
+ * (SSE2, part of every x86-64), else 8 at a time. */
 static uint32_t ready_lanes(const vm_warp *w)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    const __m128i z = _mm_setzero_si128();
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)w->state), z));
+    uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(w->state + 16)), z));
+    return (lo | hi << 16) & w->live;
+#endif
     const uint64_t k7f = 0x7f7f7f7f7f7f7f7full;
     uint32_t r = 0;
     for (int k = 0; k < BC_WARP / 8; k++) {
