@@ -2,7 +2,7 @@
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
-CFLAGS_COMMON := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
+CFLAGS_COMMON := -std=gnu11 -fPIC -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
 ifeq ($(MODE),release)
 CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
@@ -25,10 +25,22 @@ GEN := $(BUILD)/gen
 LIB_SRCS := $(wildcard parser/*.c vm/*.c runtime/*.c lexer/*.c)
 GEN_SRCS := $(GEN)/ptx.tab.c $(GEN)/ptx.lex.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
+# the stand-in driver library (runtime/cuda/) for `ptxemu exec`
+CUDA_SRCS := $(wildcard runtime/cuda/*.c)
+CUDA_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CUDA_SRCS))
+CUDA_LIB := $(BUILD)/lib/libcuda.so.1
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TOOL_SRCS))
 
-all: $(BUILD)/ptxemu build/ptxemu
+all: $(BUILD)/ptxemu build/ptxemu $(CUDA_LIB)
+
+# exports only the driver API (exports.map), so it never clashes with the
+# program's or a Python extension's symbols
+$(CUDA_LIB): $(CUDA_OBJS) $(LIB_OBJS) runtime/cuda/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=runtime/cuda/exports.map \
+		-Wl,-z,defs -o $@ $(CUDA_OBJS) $(LIB_OBJS) -lffi -lm -ldl -lpthread
+	@ln -sf libcuda.so.1 $(dir $@)libcuda.so
 
 build/ptxemu: $(BUILD)/ptxemu
 	@mkdir -p build && ln -sf $(MODE)/ptxemu build/ptxemu
@@ -66,6 +78,9 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxemu $(DESTDIR)$(PREFIX)/bin/ptxemu
+	install -d $(DESTDIR)$(PREFIX)/lib/ptxemu
+	install -m 755 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so.1
+	ln -sf libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so
 	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
 	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h runtime/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
 	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1
