@@ -40,6 +40,8 @@ static void usage(FILE *f)
           "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
           "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH] [--resident N]\n"
           "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial] [--resident N]\n"
+          "  exec [--check] [--jobs N] [--timeout S] [--report PATH] PROGRAM ARGS...\n"
+          "      runs a CUDA program (nvcc-built, or python3 script.py) with every kernel on the emulator\n"
           "\n"
           "exit status: 0 ok, 1 mismatch or findings, 2 usage, 3 PTX error, 4 fault/trap/assert,\n"
           "5 deadlock, 6 time or instruction limit\n", f);
@@ -266,6 +268,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "dis")) return cmd_dis(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return tool_cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "debug")) return tool_cmd_debug(argc - 2, argv + 2);
+    if (!strcmp(cmd, "exec")) return tool_cmd_exec(argc - 2, argv + 2);
     fprintf(stderr, "ptxemu: unknown command '%s'\n", cmd);
     usage(stderr);
     return PTXEMU_EXIT_USAGE;
