@@ -50,16 +50,7 @@ CU_API CUresult cuGetProcAddress(const char *name, void **pfn, int version, uint
         cu_trace("export table " #tbl " slot " #n " called (%p, %p, %p, %p)", a, b, c, d); return 0; }
 
 /* Loads the fat binary a registered translation unit carries. */
-static CUresult module_from_fatbin(CUmodule *m, const void *fatbin)
-{
-    CUresult r = cuModuleLoadData(m, fatbin);
-    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_PTX) {
-        cu_report("exit 2");
-        fflush(stdout);
-        _exit(2);      /* the program cannot run at all: stop as the issue asks (exit 2) */
-    }
-    return r;
-}
+static CUresult module_from_fatbin(CUmodule *m, const void *fatbin) { return cuModuleLoadData(m, fatbin); }
 
 
 static CUresult rt_get_module(CUmodule *m, const void *wrapper)

@@ -112,10 +112,11 @@ static CUresult build_params(cu_func *f, void **args, void **extra, uint8_t **bu
             else if (extra[i] == (void *)(uintptr_t)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT) n = *(size_t *)extra[i + 1];
             else return CUDA_ERROR_INVALID_VALUE;
         }
-        if (!p || n < (size_t)k->param_size) return CUDA_ERROR_INVALID_VALUE;
-        *buf = malloc(n ? n : 1);
+        size_t need = k->nparams ? (size_t)k->params[k->nparams - 1].offset + (size_t)k->params[k->nparams - 1].size : 0;
+        if ((!p && need) || n < need) return CUDA_ERROR_INVALID_VALUE;
+        *buf = calloc(1, k->param_size ? (size_t)k->param_size : 1);
         if (!*buf) return CUDA_ERROR_OUT_OF_MEMORY;
-        memcpy(*buf, p, n);
+        if (need) memcpy(*buf, p, need);
         *size = (size_t)k->param_size;
         return CUDA_SUCCESS;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cu.h"
 #include "fatbin.h"
 
@@ -94,6 +95,12 @@ static CUresult load_image(const void *image, cu_module **out, unsigned nopts, c
             fprintf(stderr, "ptxemu: %s\n", msg);
             cu_report("nocode %s", msg);
             jit_error_log(nopts, opts, vals, msg);
+            if (fr == FB_NO_PTX && fb_image(image) != image) {
+                /* a wrapper: NVIDIA's runtime registering the program's own
+                 * kernels, none of which can run here: stop (exit 2) */
+                fflush(stdout);
+                _exit(PTXEMU_EXIT_USAGE);
+            }
             return fr == FB_NO_PTX ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
         }
         char name[32];
@@ -123,7 +130,8 @@ CU_API CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, i
     cu_lock();
     CU_CHECK_STICKY();
     CUresult r = load_image(image, m, n, opts, vals);
-    cu_trace("cuModuleLoadData -> %d", r);
+    cu_trace("cuModuleLoadData(%s) -> %d", image && fb_image(image) && fb_image(image) != image ? "fat binary wrapper" :
+             image && fb_image(image) ? "fat binary" : "other", r);
     cu_unlock();
     return r;
 }

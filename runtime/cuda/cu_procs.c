@@ -5,7 +5,7 @@
 #include <string.h>
 
 void (*cu_find_proc(const char *name, int version, int ptds, int *too_old))(void);
-/* cu_stubs.c: the stub for an entry point outside syms.def */
+/* cu_stubs.c: the stub for a graphics-interop entry point */
 void cu_unknown_entry(void);
 
 /* Every driver entry point exists (weak stubs in cu_stubs.c). */
@@ -50,10 +50,12 @@ void (*cu_find_proc(const char *name, int version, int ptds, int *too_old))(void
     if (known) return NULL;
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         if (!strcmp(syms[i].name, name)) return syms[i].fn;
-    /* graphics interop (GL, EGL, VDPAU) and names newer than this table:
-     * the runtime takes a missing one for a too-old driver, so they get a
-     * stub too */
-    if (!strncmp(name, "cu", 2) && name[2] >= 'A' && name[2] <= 'Z') return cu_unknown_entry;
+    /* graphics interop (GL, EGL, VDPAU), which the driver library always
+     * has: the runtime takes a missing one for a too-old driver */
+    static const char *const interop[] = { "cuGL", "cuEGL", "cuVDPAU", "cuGraphicsGL", "cuGraphicsEGL",
+                                           "cuGraphicsVDPAU", "cuGraphicsResourceGetMappedEgl" };
+    for (size_t i = 0; i < sizeof interop / sizeof interop[0]; i++)
+        if (!strncmp(name, interop[i], strlen(interop[i]))) return cu_unknown_entry;
     return NULL;
 }
 

@@ -11,5 +11,5 @@ CUresult cu_unsupported(const char *name);
 #include "syms.def"
 #undef CU_SYM
 
-/* Any other entry point the program asks cuGetProcAddress for. */
-CUresult cu_unknown_entry(void) { return cu_unsupported("a driver entry point outside CUDA 13's list (graphics interop?)"); }
+/* The graphics-interop entry points (GL, EGL, VDPAU) cuGetProcAddress hands out. */
+CUresult cu_unknown_entry(void) { return cu_unsupported("graphics interop (GL/EGL/VDPAU)"); }
