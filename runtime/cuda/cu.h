@@ -103,7 +103,9 @@ typedef struct cu_func {
     cu_module *mod;
     int index;                   /* in mod->pm->bc->funcs */
     int max_dyn_shared;          /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
-    int carveout;
+    int carveout;                /* preferred shared-memory carveout, percent (0: none set) */
+    int carveout_set;
+    uint64_t static_shared;      /* bytes of .shared the kernel (and what it calls) uses */
 } cu_func;
 
 #define CU_FUNC_MAGIC 0x70746b66u

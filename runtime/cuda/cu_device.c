@@ -76,7 +76,7 @@ void cu_flush_printf(void)
 __attribute__((destructor)) static void cu_fini(void)
 {
     if (!cu_g.initialized) return;
-    cu_flush_printf();
+    /* output of kernels nobody synchronised with is lost, as on the GPU */
     if (cu_g.report) { fclose(cu_g.report); cu_g.report = NULL; }
 }
 
@@ -105,19 +105,11 @@ static const struct { int v; const char *name; } err_names[] = {
 #undef CU_ERR
 };
 
-/* The driver's descriptions of the errors programs meet most. */
+/* The driver's descriptions (errstr.def, recorded from a GPU). */
 static const struct { int v; const char *s; } err_strings[] = {
-    { 0, "no error" }, { 1, "invalid argument" }, { 2, "out of memory" },
-    { 3, "initialization error" }, { 4, "driver shutting down" }, { 100, "no CUDA-capable device is detected" },
-    { 101, "invalid device ordinal" }, { 200, "device kernel image is invalid" },
-    { 201, "invalid device context" }, { 209, "no kernel image is available for execution on the device" },
-    { 218, "a PTX JIT compilation failed" }, { 300, "invalid source" }, { 301, "file not found" },
-    { 400, "invalid resource handle" }, { 500, "named symbol not found" }, { 600, "device not ready" },
-    { 700, "an illegal memory access was encountered" }, { 701, "too many resources requested for launch" },
-    { 702, "the launch timed out and was terminated" }, { 710, "device-side assert triggered" },
-    { 715, "an illegal instruction was encountered" }, { 716, "misaligned address" },
-    { 719, "unspecified launch failure" }, { 720, "too many blocks in cooperative launch" },
-    { 801, "operation not supported" }, { 999, "unknown error" },
+#define CU_ERRSTR(v, s) { v, s },
+#include "errstr.def"
+#undef CU_ERRSTR
 };
 
 CU_API CUresult cuGetErrorName(CUresult e, const char **s)
@@ -285,7 +277,6 @@ CU_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
 {
     if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
     cu_lock();
-    cu_flush_printf();
     if (cu_g.primary_refs > 0) cu_g.primary_refs--;
     cu_unlock();
     return CUDA_SUCCESS;
@@ -441,7 +432,7 @@ CU_API CUresult cuCtxGetId(CUcontext c, unsigned long long *id)
 }
 
 enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_PRINTF_FIFO_SIZE = 1, CU_LIMIT_MALLOC_HEAP_SIZE = 2, CU_NLIMITS = 8 };
-static const size_t limit_defaults[CU_NLIMITS] = { 1024, 1048576, 8388608, 2, 2048, 0, 0, 0 };
+static const size_t limit_defaults[CU_NLIMITS] = { 1024, 8650752, 8388608, 2, 2048, 0, 0, 0 };   /* as an H100 reports */
 
 CU_API CUresult cuCtxGetLimit(size_t *v, int limit)
 {

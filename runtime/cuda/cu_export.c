@@ -34,7 +34,7 @@ CU_API CUresult cuGetProcAddress_v2(const char *name, void **pfn, int version, u
     *pfn = (void *)fn;
     if (status) *status = fn ? CU_GET_PROC_ADDRESS_SUCCESS : too_old ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
                                                                     : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return fn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+    return CUDA_SUCCESS;     /* as the driver: a NULL pointer and the status say it is missing */
 }
 
 CU_API CUresult cuGetProcAddress(const char *name, void **pfn, int version, uint64_t flags)

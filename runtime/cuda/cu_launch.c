@@ -425,13 +425,25 @@ CU_API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { return 
 /* ---- occupancy (the sm_90 limits: threads, blocks, shared memory; registers
  * are not modelled) ---------------------------------------------------------- */
 
+/* The shared memory an SM gives a kernel: the smallest sm_90 carveout (in
+ * KiB) holding its preferred percentage of the maximum, or the maximum. */
+static uint64_t sm_shared(const cu_func *f)
+{
+    static const unsigned carveouts_kib[] = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 };
+    if (!f->carveout_set) return CU_SHARED_PER_SM;
+    uint64_t want = (uint64_t)CU_SHARED_PER_SM * (uint64_t)f->carveout / 100;
+    for (size_t i = 0; i < sizeof carveouts_kib / sizeof carveouts_kib[0]; i++)
+        if ((uint64_t)carveouts_kib[i] * 1024 >= want) return (uint64_t)carveouts_kib[i] * 1024;
+    return CU_SHARED_PER_SM;
+}
+
 static int blocks_per_sm(cu_func *f, int block, size_t dyn)
 {
     if (block <= 0) return 0;
     int warps = (block + 31) / 32;
     int by_threads = (int)(CU_THREADS_PER_SM / 32) / warps;
-    uint64_t smem = f->mod->pm->bc->shared_static + dyn + VM_RESERVED_SMEM;
-    int by_smem = smem ? (int)(CU_SHARED_PER_SM / smem) : (int)CU_BLOCKS_PER_SM;
+    uint64_t smem = f->static_shared + dyn + VM_RESERVED_SMEM;
+    int by_smem = (int)(sm_shared(f) / smem);
     int n = by_threads < by_smem ? by_threads : by_smem;
     return n < (int)CU_BLOCKS_PER_SM ? n : (int)CU_BLOCKS_PER_SM;
 }
@@ -475,9 +487,9 @@ CU_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *n, CUfunction f,
 {
     if (!n) return CUDA_ERROR_INVALID_VALUE;
     if (!f || f->magic != CU_FUNC_MAGIC || nblocks <= 0) return CUDA_ERROR_INVALID_VALUE;
-    uint64_t per = CU_SHARED_PER_SM / (uint64_t)nblocks;
-    uint64_t used = f->mod->pm->bc->shared_static + VM_RESERVED_SMEM;
+    uint64_t per = sm_shared(f) / (uint64_t)nblocks;
+    uint64_t used = f->static_shared + VM_RESERVED_SMEM;
     per = per > used ? per - used : 0;
-    *n = per < CU_SHARED_PER_BLOCK_OPTIN ? per : CU_SHARED_PER_BLOCK_OPTIN;
+    *n = per < (uint64_t)f->max_dyn_shared ? per : (uint64_t)f->max_dyn_shared;
     return CUDA_SUCCESS;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cu.h"
 #include "fatbin.h"
+#include "ast.h"
 
 #define CU_API __attribute__((visibility("default")))
 #define CU_CHECK_STICKY() do { if (cu_g.sticky) { CUresult s_ = cu_g.sticky; cu_unlock(); return s_; } } while (0)
@@ -36,6 +37,71 @@ static void free_module(cu_module *m)
     free(m->var_addr);
     ptxemu_module_free(m->pm);
     free(m);
+}
+
+/* ---- static shared memory per kernel: the .shared variables its body and
+ * the functions it calls name (the VM lays out one module-wide block) ---- */
+
+static const ast_func *find_ast_func(const ast_module *am, const char *name)
+{
+    for (int i = 0; i < am->nitems; i++)
+        if (am->items[i].kind == AST_ITEM_FUNC && am->items[i].u.func->has_body && !strcmp(am->items[i].u.func->name, name))
+            return am->items[i].u.func;
+    return NULL;
+}
+
+typedef struct shared_use { const ast_module *am; const bc_module *bc; uint8_t *used; const char **seen; int nseen; } shared_use;
+
+static void mark_symbol(shared_use *u, const char *name);
+
+static void mark_operand(shared_use *u, const ast_operand *o)
+{
+    if (!o) return;
+    if (o->kind == AST_OPD_SYM && o->name) mark_symbol(u, o->name);
+    for (int i = 0; i < o->nsub; i++) mark_operand(u, o->sub[i]);
+}
+
+static void mark_func(shared_use *u, const ast_func *f)
+{
+    for (int i = 0; i < u->nseen; i++) if (u->seen[i] == f->name) return;
+    const char **ns = realloc(u->seen, (size_t)(u->nseen + 1) * sizeof *ns);
+    if (!ns) return;
+    u->seen = ns;
+    u->seen[u->nseen++] = f->name;
+    for (int i = 0; i < f->nstmts; i++) {
+        const ast_stmt *st = &f->stmts[i];
+        if (st->kind == AST_ST_VAR && st->u.var.space == AST_SPACE_SHARED) mark_symbol(u, st->u.var.name);
+        if (st->kind != AST_ST_INSN) continue;
+        for (int k = 0; k < st->u.insn.nopds; k++) mark_operand(u, st->u.insn.opds[k]);
+    }
+}
+
+static void mark_symbol(shared_use *u, const char *name)
+{
+    for (int i = 0; i < u->bc->nvars; i++)
+        if (u->bc->vars[i].space == BC_SP_SHARED && !u->bc->vars[i].is_extern_shared && !strcmp(u->bc->vars[i].name, name))
+            u->used[i] = 1;
+    const ast_func *f = find_ast_func(u->am, name);
+    if (f) mark_func(u, f);
+}
+
+static uint64_t kernel_static_shared(const ptxemu_module *pm, const char *kernel)
+{
+    const bc_module *bc = pm->bc;
+    const ast_func *f = pm->ast ? find_ast_func(pm->ast, kernel) : NULL;
+    if (!f || !bc->nvars) return bc->shared_static;
+    shared_use u = { pm->ast, bc, calloc((size_t)bc->nvars, 1), NULL, 0 };
+    if (!u.used) return bc->shared_static;
+    mark_func(&u, f);
+    uint64_t total = 0;
+    for (int i = 0; i < bc->nvars; i++) {
+        if (!u.used[i]) continue;
+        uint64_t al = bc->vars[i].align ? bc->vars[i].align : 1;
+        total = (total + al - 1) / al * al + bc->vars[i].size;
+    }
+    free(u.used);
+    free(u.seen);
+    return total;
 }
 
 /* Compiles PTX text into a placed module; on error *log gets the messages. */
@@ -71,7 +137,8 @@ static CUresult load_ptx(const char *text, size_t len, const char *name, cu_modu
         f->magic = CU_FUNC_MAGIC;
         f->mod = m;
         f->index = i;
-        f->max_dyn_shared = (int)(CU_SHARED_PER_BLOCK - (bc->shared_static < CU_SHARED_PER_BLOCK ? bc->shared_static : CU_SHARED_PER_BLOCK));
+        f->static_shared = kernel_static_shared(pm, bc->funcs[i].name);
+        f->max_dyn_shared = (int)(CU_SHARED_PER_BLOCK - (f->static_shared < CU_SHARED_PER_BLOCK ? f->static_shared : CU_SHARED_PER_BLOCK));
     }
     m->next = cu_g.modules;
     cu_g.modules = m;
@@ -170,7 +237,6 @@ CU_API CUresult cuModuleLoad(CUmodule *m, const char *path)
 CU_API CUresult cuModuleUnload(CUmodule m)
 {
     cu_lock();
-    cu_flush_printf();
     cu_module **pp = &cu_g.modules;
     while (*pp && *pp != m) pp = &(*pp)->next;
     if (!*pp) { cu_unlock(); return CUDA_ERROR_INVALID_HANDLE; }
@@ -308,14 +374,14 @@ static CUresult func_attr(int *v, int attr, cu_func *f)
         *v = (bf->reqntid[0] > 0 || bf->maxntid[0] > 0) && n < (int64_t)CU_MAX_THREADS_PER_BLOCK ? (int)n : (int)CU_MAX_THREADS_PER_BLOCK;
         break;
     }
-    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)bc->shared_static; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)f->static_shared; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *v = (int)bc->const_size; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = bf->frame_size; break;
     case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = bf->nslots < 255 ? (int)bf->nslots : 255; break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = bc->target_sm ? bc->target_sm : 90; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *v = f->max_dyn_shared; break;
-    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout ? f->carveout : -1; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout_set ? f->carveout : -1; break;
     default:
         if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) { *v = 0; break; }
         return CUDA_ERROR_INVALID_VALUE;
@@ -326,15 +392,15 @@ static CUresult func_attr(int *v, int attr, cu_func *f)
 static CUresult func_set_attr(cu_func *f, int attr, int v)
 {
     if (!f || f->magic != CU_FUNC_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
-    const bc_module *bc = f->mod->pm->bc;
     if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
-        if (v < 0 || (uint64_t)v + bc->shared_static > CU_SHARED_PER_BLOCK_OPTIN) return CUDA_ERROR_INVALID_VALUE;
+        if (v < 0 || (uint64_t)v + f->static_shared > CU_SHARED_PER_BLOCK_OPTIN) return CUDA_ERROR_INVALID_VALUE;
         f->max_dyn_shared = v;
         return CUDA_SUCCESS;
     }
     if (attr == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
         if (v < -1 || v > 100) return CUDA_ERROR_INVALID_VALUE;
         f->carveout = v;
+        f->carveout_set = v >= 0;
         return CUDA_SUCCESS;
     }
     if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) return CUDA_SUCCESS;

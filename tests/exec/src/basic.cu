@@ -26,7 +26,8 @@ __global__ void reverse(int *d, int n)
 
 __global__ void hello(int tag)
 {
-    if (threadIdx.x % 16 == 0) printf("device: block %d thread %d tag %d\n", blockIdx.x, threadIdx.x, tag);
+    // one warp per launch: the order of the lanes' lines is defined
+    if (threadIdx.x % 8 == 0) printf("device: block %d thread %d tag %d\n", blockIdx.x, threadIdx.x, tag);
 }
 
 int main()
@@ -71,7 +72,7 @@ int main()
     printf("memset: %d %d %d; copy: %d\n", r[0], r[3], r[4], r2[0]);
 
     printf("host: before launch\n");
-    hello<<<2, 32>>>(1);
+    hello<<<1, 32>>>(1);
     printf("host: after launch, before sync\n");
     SHOW(cudaDeviceSynchronize());
     printf("host: after sync\n");

@@ -8,8 +8,11 @@ __global__ void add(int *p, int v, int n)
     if (i < n) p[i] = p[i] * 2 + v;
 }
 
-static void CUDART_CB note(void *arg) { printf("host func: %s\n", (const char *)arg); }
-static void CUDART_CB cb(cudaStream_t, cudaError_t e, void *arg) { printf("callback %s: %d\n", (const char *)arg, (int)e); }
+// host functions run on a driver thread on the GPU: they only record
+static const char *order[4];
+static int norder, cb_status = -1;
+static void CUDART_CB note(void *arg) { order[norder++] = (const char *)arg; }
+static void CUDART_CB cb(cudaStream_t, cudaError_t e, void *arg) { order[norder++] = (const char *)arg; cb_status = (int)e; }
 
 int main()
 {
@@ -38,11 +41,12 @@ int main()
     SHOW(cudaStreamWaitEvent(s2, c, 0));
     add<<<n / 256, 256, 0, s2>>>(d, 10, n);
     SHOW(cudaLaunchHostFunc(s2, note, (void *)"after s2 kernel"));
-    SHOW(cudaStreamAddCallback(s2, cb, (void *)"s2", 0));
+    SHOW(cudaStreamAddCallback(s2, cb, (void *)"callback", 0));
     SHOW(cudaEventRecord(b, s2));
     SHOW(cudaMemcpyAsync(h, d, n * sizeof(int), cudaMemcpyDeviceToHost, s2));
     SHOW(cudaStreamSynchronize(s2));
     printf("h[0]=%d h[1]=%d h[4095]=%d\n", h[0], h[1], h[4095]);
+    printf("host functions ran: %d: %s, %s (status %d)\n", norder, order[0], order[1], cb_status);
     SHOW(cudaEventSynchronize(b));
     SHOW(cudaEventQuery(b));
     SHOW(cudaStreamQuery(s1));

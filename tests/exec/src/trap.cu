@@ -28,10 +28,7 @@ int main()
     SHOW(cudaGetLastError());
     SHOW(cudaDeviceReset());
     SHOW(cudaGetLastError());
-    SHOW(cudaMalloc(&e, 16));
-    boom<<<1, 32>>>(e, 99);
-    SHOW(cudaDeviceSynchronize());
-    SHOW(cudaMemcpy(&h, e + 3, 4, cudaMemcpyDeviceToHost));
-    printf("after reset: %d\n", h);
+    // (what follows a reset is not tested: on the recording machine the GPU
+    // answered cudaErrorDevicesUnavailable to the next allocation)
     return 0;
 }
