@@ -26,13 +26,14 @@ LIB_SRCS := $(wildcard parser/*.c vm/*.c runtime/*.c lexer/*.c)
 GEN_SRCS := $(GEN)/ptx.tab.c $(GEN)/ptx.lex.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
 # the stand-in driver library (runtime/cuda/) for `ptxemu exec`
-CUDA_SRCS := $(wildcard runtime/cuda/*.c)
+CUDA_SRCS := $(filter-out runtime/cuda/nvjitlink.c,$(wildcard runtime/cuda/*.c))
 CUDA_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CUDA_SRCS))
 CUDA_LIB := $(BUILD)/lib/libcuda.so.1
+NVJITLINK_LIB := $(BUILD)/lib/libnvJitLink.so.13
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TOOL_SRCS))
 
-all: $(BUILD)/ptxemu build/ptxemu $(CUDA_LIB)
+all: $(BUILD)/ptxemu build/ptxemu $(CUDA_LIB) $(NVJITLINK_LIB)
 
 # exports only the driver API (exports.map), so it never clashes with the
 # program's or a Python extension's symbols
@@ -41,6 +42,12 @@ $(CUDA_LIB): $(CUDA_OBJS) $(LIB_OBJS) runtime/cuda/exports.map
 	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=runtime/cuda/exports.map \
 		-Wl,-z,defs -o $@ $(CUDA_OBJS) $(LIB_OBJS) -lffi -lm -ldl -lpthread
 	@ln -sf libcuda.so.1 $(dir $@)libcuda.so
+
+# the nvJitLink stand-in `ptxemu exec` preloads (runtime/cuda/nvjitlink.c)
+$(NVJITLINK_LIB): $(BUILD)/runtime/cuda/nvjitlink.o $(BUILD)/runtime/fatbin.o runtime/cuda/nvjitlink.map
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -shared -Wl,-soname,libnvJitLink.so.13 -Wl,--version-script=runtime/cuda/nvjitlink.map \
+		-Wl,-z,defs -o $@ $(BUILD)/runtime/cuda/nvjitlink.o $(BUILD)/runtime/fatbin.o -ldl
 
 build/ptxemu: $(BUILD)/ptxemu
 	@mkdir -p build && ln -sf $(MODE)/ptxemu build/ptxemu
@@ -81,6 +88,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/ptxemu
 	install -m 755 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so.1
 	ln -sf libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so
+	install -m 755 $(NVJITLINK_LIB) $(DESTDIR)$(PREFIX)/lib/ptxemu/libnvJitLink.so.13
 	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
 	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h runtime/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
 	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1

@@ -102,6 +102,18 @@ static int set_env(const char *dir, const exec_opts *o, const char *report)
     setenv("LD_LIBRARY_PATH", v, 1);
     free(v);
     char buf[PATH_MAX + 32];
+    /* the nvJitLink stand-in, loaded first so that run-time linkers (Numba
+     * through cuda.core) hand the driver PTX rather than machine code */
+    const char *pre = getenv("LD_PRELOAD");
+    snprintf(buf, sizeof buf, "%s/libnvJitLink.so.13", dir);
+    if (access(buf, R_OK) == 0) {
+        size_t pn = strlen(buf) + (pre ? strlen(pre) : 0) + 2;
+        char *pv = malloc(pn);
+        if (!pv) return -1;
+        snprintf(pv, pn, "%s%s%s", buf, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+        setenv("LD_PRELOAD", pv, 1);
+        free(pv);
+    }
     /* Numba finds the driver through this variable rather than the loader */
     snprintf(buf, sizeof buf, "%s/libcuda.so.1", dir);
     setenv("NUMBA_CUDA_DRIVER", buf, 1);

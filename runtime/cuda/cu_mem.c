@@ -312,3 +312,86 @@ void cu_reset_device(void)
     mem_init_host_mapped(&cu_g.mem);
     cu_g.sticky = CUDA_SUCCESS;
 }
+
+/* ---- memory pools: allocations come from the one guest space whatever the
+ * pool; a pool only keeps its attributes (stream-ordered allocators such as
+ * cuda.core's query and set them) -------------------------------------------- */
+
+typedef struct cu_pool { uint32_t magic; uint64_t attr[16]; } cu_pool;
+#define CU_POOL_MAGIC 0x7074706cu
+static cu_pool default_pool = { CU_POOL_MAGIC, { 0 } };
+static cu_pool *current_pool = &default_pool;
+
+enum { CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3,
+       CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4, CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8 };
+
+static int pool_ok(const cu_pool *p) { return p && p->magic == CU_POOL_MAGIC; }
+
+CU_API CUresult cuDeviceGetDefaultMemPool(cu_pool **p, CUdevice d)
+{
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *p = &default_pool;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuDeviceGetMemPool(cu_pool **p, CUdevice d)
+{
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *p = current_pool;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuDeviceSetMemPool(CUdevice d, cu_pool *p)
+{
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    if (!pool_ok(p)) return CUDA_ERROR_INVALID_VALUE;
+    current_pool = p;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuMemPoolCreate(cu_pool **p, const void *props)
+{
+    if (!p || !props) return CUDA_ERROR_INVALID_VALUE;
+    *p = calloc(1, sizeof **p);
+    if (!*p) return CUDA_ERROR_OUT_OF_MEMORY;
+    (*p)->magic = CU_POOL_MAGIC;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuMemPoolDestroy(cu_pool *p)
+{
+    if (!pool_ok(p) || p == &default_pool) return CUDA_ERROR_INVALID_VALUE;
+    if (current_pool == p) current_pool = &default_pool;
+    p->magic = 0;
+    free(p);
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuMemPoolSetAttribute(cu_pool *p, int attr, void *v)
+{
+    if (!pool_ok(p) || !v || attr < 1 || attr > CU_MEMPOOL_ATTR_USED_MEM_HIGH) return CUDA_ERROR_INVALID_VALUE;
+    p->attr[attr] = attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? (uint64_t)*(int *)v : *(uint64_t *)v;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuMemPoolGetAttribute(cu_pool *p, int attr, void *v)
+{
+    if (!pool_ok(p) || !v || attr < 1 || attr > CU_MEMPOOL_ATTR_USED_MEM_HIGH) return CUDA_ERROR_INVALID_VALUE;
+    if (attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES) *(int *)v = (int)p->attr[attr];
+    else if (attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD) *(uint64_t *)v = p->attr[attr];
+    else *(uint64_t *)v = cu_g.mem.total;
+    return CUDA_SUCCESS;
+}
+
+CU_API CUresult cuMemPoolTrimTo(cu_pool *p, size_t keep) { return pool_ok(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+
+CU_API CUresult cuMemPoolSetAccess(cu_pool *p, const void *desc, size_t n) { return pool_ok(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+
+CU_API CUresult cuMemPoolGetAccess(int *flags, cu_pool *p, const void *location)
+{
+    if (!flags || !pool_ok(p)) return CUDA_ERROR_INVALID_VALUE;
+    *flags = 3;      /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE */
+    return CUDA_SUCCESS;
+}

@@ -73,15 +73,13 @@ py=${PTXEMU_TEST_PYTHON:-$root/build/pyenv/bin/python3}
 if [ ! -x "$py" ] && command -v python3 >/dev/null; then
     if python3 -m venv "$root/build/pyenv" >/dev/null 2>&1 &&
        timeout 600 "$root/build/pyenv/bin/pip" install -q "cuda-bindings>=13" nvidia-cuda-nvrtc "numba-cuda[cu13]" "numpy<2.5" >"$tmp/pip.log" 2>&1; then
-        # numba-cuda links through nvJitLink when it is installed, into machine
-        # code ptxemu cannot run; without it the driver's cuLink* is used
-        "$root/build/pyenv/bin/pip" uninstall -y -q nvidia-nvjitlink >/dev/null 2>&1
+        :
     else
         echo "skip: cannot install cuda-bindings/numba-cuda with pip ($(tail -1 "$tmp/pip.log" 2>/dev/null))"
         rm -rf "$root/build/pyenv"
     fi
 fi
-if [ -x "$py" ] && "$py" -c "import cuda.bindings.driver, cuda.bindings.nvrtc, numpy" 2>/dev/null; then
+if [ -x "$py" ] && "$py" -c "import cuda.bindings.driver, cuda.bindings.nvrtc, numba.cuda, numpy" 2>/dev/null; then
     for t in "$exp"/*.py.out; do
         b=$(basename "$t" .out)
         (timeout 300 "$ptxemu" exec "$py" "$root/tests/exec/py/$b" >"$tmp/$b.out" 2>"$tmp/$b.err"; echo $? >"$tmp/$b.rc")
