@@ -259,7 +259,7 @@ int tool_cmd_exec(int argc, char **argv)
             findings++;
         }
     }
-    if (findings) fprintf(stderr, "ptxemu exec: %d finding%s\n", findings, findings == 1 ? "" : "s");
+    if (findings) fprintf(stderr, "ptxemu exec: findings in %d launch%s\n", findings, findings == 1 ? "" : "es");
     if (o.report) write_report(o.report, lines, n, status);
     for (int i = 0; i < n; i++) free(lines[i].text);
     free(lines);

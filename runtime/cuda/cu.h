@@ -95,6 +95,7 @@ typedef struct cu_module {
     struct cu_func *funcs;       /* one per kernel (entry) */
     int nfuncs;
     int is_library;
+    char *ptx_file;              /* --check: the PTX text in a temporary file (unlinked on unload) */
     struct cu_module *next;
 } cu_module;
 

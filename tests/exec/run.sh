@@ -60,6 +60,14 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     else bad "--report" "status $(cat "$tmp/report.rc"): $(head -c 300 "$tmp/r.json" 2>/dev/null)"; fi
     run sarif --report "$tmp/r.sarif" ./illegal.shared
     grep -q '"version":"2.1.0"' "$tmp/r.sarif" 2>/dev/null && grep -q '"ruleId":"fault"' "$tmp/r.sarif" && ok "--report SARIF" || bad "--report SARIF" "$(head -c 300 "$tmp/r.sarif" 2>/dev/null)"
+    run check --check --report "$tmp/c.json" ./warpsync.static
+    if [ "$(cat "$tmp/check.rc")" = 1 ] && cmp -s "$tmp/check.out" "$exp/warpsync.out" && grep -q "^kernel _Z6reducePKiPi (launch 1): " "$tmp/check.err" &&
+       grep -q "^race: volatile read of shared memory" "$tmp/check.err" && grep -q "warpsync.cu:15" "$tmp/check.err" && grep -q '"kind":"finding"' "$tmp/c.json"; then
+        ok "--check finds the warp-synchronous race (exit 1, program output unchanged)"
+    else bad "--check on warpsync" "status $(cat "$tmp/check.rc"): $(grep -m2 -v '^$' "$tmp/check.err" | tr '\n' ' ')"; fi
+    run check2 --check ./basic.shared
+    [ "$(cat "$tmp/check2.rc")" = 0 ] && cmp -s "$tmp/check2.out" "$exp/basic.out" && ! grep -q "finding" "$tmp/check2.err" \
+        && ok "--check on a correct program: no finding, exit 0" || bad "--check on basic" "status $(cat "$tmp/check2.rc"): $(head -3 "$tmp/check2.err")"
     run trace --trace ./warpsync.static
     grep -q "cuGetExportTable(INTEGRITY_CHECK)" "$tmp/trace.err" && cmp -s "$tmp/trace.out" "$exp/warpsync.out" && ok "--trace prints the driver calls" || bad "--trace" "$(tail -2 "$tmp/trace.err")"
     (cd "$bin" && "$ptxemu" exec ./no-such-program >/dev/null 2>"$tmp/nx.err"; echo $? >"$tmp/nx.rc")
