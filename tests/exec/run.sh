@@ -30,6 +30,17 @@ same() {   # same LABEL NAME EXPECTED-BASENAME
     else ok "$1"; fi
 }
 
+# the fat-binary reader, without nvcc (committed nvcc outputs in data/)
+if cc -std=gnu11 -Wall -Wextra -Werror -Iparser -Ivm -Iruntime -I. -o "$tmp/fatbin_test" tests/exec/fatbin_test.c \
+      "$root/build/release/libptxemu.a" -lffi -lm -ldl 2>"$tmp/fb.log"; then
+    "$tmp/fatbin_test" tests/exec/data >"$tmp/fb.out" 2>&1
+    while read -r line; do
+        case $line in PASS*) ok "${line#PASS }" ;; FAIL*) bad "${line#FAIL }" "see above" ;; *) echo "$line" ;; esac
+    done <"$tmp/fb.out"
+else
+    bad "fatbin_test build" "$(head -5 "$tmp/fb.log")"
+fi
+
 if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     for rc in "$exp"/*.rc; do
         b=$(basename "$rc" .rc)
