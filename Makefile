@@ -2,7 +2,7 @@
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
-CFLAGS_COMMON := -std=gnu11 -fPIC -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
+CFLAGS_COMMON := -std=gnu11 -fPIC -fno-semantic-interposition -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
 ifeq ($(MODE),release)
 CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
@@ -22,6 +22,10 @@ LDLIBS := -lffi -lm -ldl -lreadline
 PREFIX ?= /usr/local
 
 GEN := $(BUILD)/gen
+# objects are rebuilt when the compiler flags change (e.g. -fPIC, needed by
+# the shared libraries below): the stamp holds the flags of the last build
+FLAGS_STAMP := $(BUILD)/.cflags
+$(shell mkdir -p $(BUILD) && (echo '$(CC) $(CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS)' > $(FLAGS_STAMP)))
 LIB_SRCS := $(wildcard parser/*.c vm/*.c runtime/*.c lexer/*.c)
 GEN_SRCS := $(GEN)/ptx.tab.c $(GEN)/ptx.lex.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
@@ -67,10 +71,10 @@ $(GEN)/ptx.lex.c $(GEN)/ptx.lex.h: lexer/ptx.l $(GEN)/ptx.tab.h
 	flex --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
 
 # generated code is compiled without -Werror's pickier warnings
-$(GEN)/%.o: $(GEN)/%.c
+$(GEN)/%.o: $(GEN)/%.c $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
 
-$(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
+$(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
