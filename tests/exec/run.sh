@@ -30,6 +30,13 @@ same() {   # same LABEL NAME EXPECTED-BASENAME
     else ok "$1"; fi
 }
 
+# the libraries export their APIs and nothing else
+lib=$root/build/release/lib
+extra=$( (nm -D --defined-only "$lib/libcuda.so.1"; nm -D --defined-only "$lib/libnvJitLink.so.13") 2>&1 | awk '$2 != "A" && $3 !~ /^(cu[A-Z]|nvJitLink)/')
+n=$(nm -D --defined-only "$lib/libcuda.so.1" 2>/dev/null | grep -c " T cu[A-Z]")
+if [ -z "$extra" ] && [ "$n" -gt 600 ]; then ok "libcuda.so.1 exports the driver API only ($n entry points)"
+else bad "exported symbols" "$n cu* entry points; others: $(echo "$extra" | head -3 | tr '\n' ' ')"; fi
+
 # the fat-binary reader, without nvcc (committed nvcc outputs in data/)
 if cc -std=gnu11 -Wall -Wextra -Werror -Iparser -Ivm -Iruntime -I. -o "$tmp/fatbin_test" tests/exec/fatbin_test.c \
       "$root/build/release/libptxemu.a" -lffi -lm -ldl 2>"$tmp/fb.log"; then
