@@ -33,7 +33,7 @@ same() {   # same LABEL NAME EXPECTED-BASENAME
 # the libraries export their APIs and nothing else
 lib=$root/build/release/lib
 extra=$( (nm -D --defined-only "$lib/libcuda.so.1"; nm -D --defined-only "$lib/libnvJitLink.so.13") 2>&1 | awk '$2 != "A" && $3 !~ /^(cu[A-Z]|nvJitLink)/')
-n=$(nm -D --defined-only "$lib/libcuda.so.1" 2>/dev/null | grep -c " T cu[A-Z]")
+n=$(nm -D --defined-only "$lib/libcuda.so.1" 2>/dev/null | grep -cE " [TW] cu[A-Z]")
 if [ -z "$extra" ] && [ "$n" -gt 600 ]; then ok "libcuda.so.1 exports the driver API only ($n entry points)"
 else bad "exported symbols" "$n cu* entry points; others: $(echo "$extra" | head -3 | tr '\n' ' ')"; fi
 
