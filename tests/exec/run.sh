@@ -76,6 +76,9 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     run report --report "$tmp/r.json" --jobs 2 --timeout 60 ./illegal.static
     if [ "$(cat "$tmp/report.rc")" = 3 ] && grep -q '"kind":"fault"' "$tmp/r.json" && grep -q '"exit_status":3' "$tmp/r.json"; then ok "--report JSON, --jobs, --timeout; status passes through"
     else bad "--report" "status $(cat "$tmp/report.rc"): $(head -c 300 "$tmp/r.json" 2>/dev/null)"; fi
+    run spin --timeout 1 ./spin.static
+    if grep -q "702 cudaErrorLaunchTimeout" "$tmp/spin.out" && grep -q "limit" "$tmp/spin.err"; then ok "--timeout stops a spinning kernel: cudaErrorLaunchTimeout"
+    else bad "--timeout" "$(cat "$tmp/spin.out") $(head -2 "$tmp/spin.err")"; fi
     run sarif --report "$tmp/r.sarif" ./illegal.shared
     grep -q '"version":"2.1.0"' "$tmp/r.sarif" 2>/dev/null && grep -q '"ruleId":"fault"' "$tmp/r.sarif" && ok "--report SARIF" || bad "--report SARIF" "$(head -c 300 "$tmp/r.sarif" 2>/dev/null)"
     run check --check --report "$tmp/c.json" ./warpsync.static
