@@ -22,6 +22,7 @@
 static int mem_copy(mem_space *dst, const mem_space *src)
 {
     *dst = *src;
+    dst->host_mapped = 0;        /* the copies are plain heap blocks at the same guest addresses */
     dst->allocs = calloc((size_t)(src->cap ? src->cap : 1), sizeof *dst->allocs);
     if (!dst->allocs) { mem_init(dst); return -1; }
     for (int i = 0; i < src->n; i++) {
@@ -451,6 +452,8 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     int code = PTXEMU_EXIT_OK;
     const chk_sched_out *s0 = &P.outs[0];
     if (s0->fault.bad_launch) {
+        r->end_fault = s0->fault;
+        r->end_fault.report = NULL;
         snprintf(r->end_msg, sizeof r->end_msg, "%s", s0->fault.msg);
         code = PTXEMU_EXIT_USAGE;
     } else {
@@ -472,6 +475,8 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
         r->schedules = nsched;
         r->status = s0->status;
         if (s0->status != VM_OK) {
+            r->end_fault = s0->fault;
+            r->end_fault.report = NULL;
             end_message(m, s0->status, &s0->fault, r->end_msg, sizeof r->end_msg);
             r->end_at.valid = 1;
             r->end_at.pc = s0->fault.pc;

@@ -8,6 +8,7 @@
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
+#   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
 #   conformance ../shared/conformance/cases (when the directory exists)
 #   sanitizer  the own cases and the conformance suite again under MODE=asan
 set -u
@@ -38,6 +39,7 @@ suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
+suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
 CONF=../shared/conformance/cases

@@ -14,5 +14,6 @@ extern const tool_command tool_cmd_test;    /* test.c */
 extern const tool_command tool_cmd_dis;     /* dis.c */
 extern const tool_command tool_cmd_check;   /* check.c */
 extern const tool_command tool_cmd_debug;   /* debug.c */
+extern const tool_command tool_cmd_exec;    /* exec.c */
 
 #endif
