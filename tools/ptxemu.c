@@ -3,6 +3,7 @@
  *   ptxemu run CASE.txt | FILE.ptx --kernel K --grid .. --block .. ARGS
  *   ptxemu test PATH...            ptxemu dis FILE.ptx
  *   ptxemu check ...               ptxemu debug ...
+ *   ptxemu profile ...
  */
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +41,9 @@ static void usage(FILE *f)
           "  dis FILE.ptx [--func NAME]      prints the compiled bytecode\n"
           "  check CASE.txt | FILE.ptx LAUNCH-ARGS [--schedules N] [--seed S] [--format text|json|sarif] [--output PATH] [--resident N]\n"
           "  debug CASE.txt | FILE.ptx LAUNCH-ARGS [-x SCRIPT] [--seed S] [--schedule hw|adversarial] [--resident N]\n"
+          "  profile CASE.txt | FILE.ptx LAUNCH-ARGS [--format text|json|csv|html] [--output PATH] [--source-dir DIR]...\n"
+          "      [--top N] [--sort COUNTER]   per-line costs as Nsight Compute's source view counts them\n"
+          "  profile --diff A.json B.json [--output PATH]   what changed per line between two profiles\n"
           "\n"
           "exit status: 0 ok, 1 mismatch or findings, 2 usage, 3 PTX error, 4 fault/trap/assert,\n"
           "5 deadlock, 6 time or instruction limit\n", f);
@@ -266,6 +270,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "dis")) return cmd_dis(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return tool_cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "debug")) return tool_cmd_debug(argc - 2, argv + 2);
+    if (!strcmp(cmd, "profile")) return tool_cmd_profile(argc - 2, argv + 2);
     fprintf(stderr, "ptxemu: unknown command '%s'\n", cmd);
     usage(stderr);
     return PTXEMU_EXIT_USAGE;

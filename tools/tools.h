@@ -15,5 +15,6 @@ void tool_print_failure(const rt_run_result *r);
 int tool_cmd_test(int argc, char **argv);    /* test.c */
 int tool_cmd_check(int argc, char **argv);   /* check.c */
 int tool_cmd_debug(int argc, char **argv);   /* debug.c */
+int tool_cmd_profile(int argc, char **argv); /* profile.c */
 
 #endif

@@ -838,6 +838,8 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     const vm_hooks *H = L->cfg.hooks;
     const int hacc = H && H->access;   /* memory accesses are reported lane by lane */
     int (*const step)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t) = H ? H->step : NULL;
+    void (*const issue)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t, uint32_t) = H ? H->issue : NULL;
+    const int per_insn = step || issue;   /* one test per instruction on the plain path, as before */
 #if defined(__x86_64__) && defined(__GNUC__)
     const int have_fma = cpu_has_fma();
 #endif
@@ -867,7 +869,10 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         }
         L->insns++;
         L->lane_insns += m == FULL ? BC_WARP : popc32(m);
-        if (__builtin_expect(step != NULL, 0) && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+        if (__builtin_expect(per_insn, 0)) {
+            if (step && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+            if (issue) issue(H->ctx, L, cta, w, group, m, pc);
+        }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES(D = A); vmnext

@@ -124,6 +124,9 @@ typedef struct vm_hooks {
     /* before each instruction a lane group issues; nonzero pauses the launch
      * before it (vm_launch_step returns VM_PAUSED and can be called again) */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* the profiler: each instruction as it issues (after `step` let it), with
+     * the lanes of the issuing group and those of them whose guard holds */
+    void (*issue)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t active, uint32_t pc);
 } vm_hooks;
 
 /* Output sink for device printf. */
