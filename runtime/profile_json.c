@@ -334,25 +334,21 @@ static int lines_of(const prof_report *r, const char *file, const prof_line **ou
 static int diff_file(const prof_report *a, const prof_report *b, const char *file, FILE *f)
 {
     const prof_line **la = malloc((size_t)(a->nlines + 1) * sizeof *la), **lb = malloc((size_t)(b->nlines + 1) * sizeof *lb);
-    int *pa = malloc((size_t)(a->nlines + 1) * sizeof *pa), *used = calloc((size_t)(b->nlines + 1), sizeof *used);
+    int *pa = malloc((size_t)(a->nlines + 1) * sizeof *pa);
     int nchanged = 0;
-    if (la && lb && pa && used) {
+    if (la && lb && pa) {
         int na = lines_of(a, file, la), nb = lines_of(b, file, lb);
         pair_lines(la, na, lb, nb, pa);
+        /* in order; the pairs are monotonic: a line of a only (removed) before one of b only (added) */
         for (int i = 0, j = 0; i < na || j < nb;) {
-            /* walk both in order: unpaired b lines before the next paired one */
-            int next_b = nb;
-            for (int k = i; k < na; k++) if (pa[k] >= 0) { next_b = pa[k]; break; }
-            if (j < next_b) { if (changed(NULL, lb[j])) { diff_row(f, NULL, lb[j]); nchanged++; } j++; continue; }
-            if (i < na) {
-                const prof_line *y = pa[i] >= 0 ? lb[pa[i]] : NULL;
-                if (changed(la[i], y)) { diff_row(f, la[i], y); nchanged++; }
-                if (pa[i] >= 0) j = pa[i] + 1;
-                i++;
-            } else j++;
+            const prof_line *x = NULL, *y = NULL;
+            if (i < na && pa[i] < 0) x = la[i++];
+            else if (j < (i < na ? pa[i] : nb)) y = lb[j++];
+            else { x = la[i++]; y = lb[j++]; }
+            if (changed(x, y)) { diff_row(f, x, y); nchanged++; }
         }
     }
-    free(la); free(lb); free(pa); free(used);
+    free(la); free(lb); free(pa);
     return nchanged;
 }
 

@@ -22,6 +22,6 @@ done
 rm -rf "$DEST/own/cases" "$DEST/own/kernels"
 cp -r "$ROOT/tests/profile/cases" "$ROOT/tests/profile/kernels" "$DEST/own/"
 # the runner writes the buffers named by expect lines: record every case's "out"
-for f in "$DEST"/own/cases/*/case.txt; do echo "expect out expect/out.bin" >> "$f"; done
+for f in "$DEST"/own/cases/*/case.txt; do grep -q "^expect out " "$f" || echo "expect out expect/out.bin" >> "$f"; done
 cp "$ROOT/tests/profile/record_gpu.sh" "$DEST/"
 echo "prepared $DEST"
