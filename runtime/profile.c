@@ -328,18 +328,27 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* Finds a .file path: as written, beside the .ptx, then under src->dirs. */
+/* Finds a .file path: as written, then relative to the .ptx's folder and
+ * its ancestors (nvcc writes paths relative to where it ran), then under
+ * src->dirs by the path and by its last component. */
+#define PROF_SOURCE_UP 4
+
 static char *find_source(const char *path, const char *ptx_path, const prof_source_opts *src, char **text, size_t *len)
 {
-    char cand[4096];
+    char cand[4096], dir[4096];
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    int ndirs = src ? src->ndirs : 0;
-    for (int k = -2; k < 2 * ndirs; k++) {
-        if (k == -2) snprintf(cand, sizeof cand, "%s", path);
-        else if (k == -1) {
-            if (path[0] == '/' || !ptx_path || !strrchr(ptx_path, '/')) continue;
-            snprintf(cand, sizeof cand, "%.*s/%s", (int)(strrchr(ptx_path, '/') - ptx_path), ptx_path, path);
-        } else snprintf(cand, sizeof cand, "%s/%s", src->dirs[k / 2], k % 2 ? base : path);
+    if ((*text = slurp(path, len))) return strdup(path);
+    const char *slash = ptx_path ? strrchr(ptx_path, '/') : NULL;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - ptx_path) : 1, slash ? ptx_path : ".");
+    for (int up = 0; path[0] != '/' && up <= PROF_SOURCE_UP; up++) {
+        snprintf(cand, sizeof cand, "%s/%s", dir, path);
+        if ((*text = slurp(cand, len))) return strdup(cand);
+        size_t n = strlen(dir);
+        if (n + 3 >= sizeof dir) break;
+        memcpy(dir + n, "/..", 4);
+    }
+    for (int k = 0; src && k < 2 * src->ndirs; k++) {
+        snprintf(cand, sizeof cand, "%s/%s", src->dirs[k / 2], k % 2 ? base : path);
         if ((*text = slurp(cand, len))) return strdup(cand);
     }
     return NULL;

@@ -116,8 +116,9 @@ typedef struct prof_report {
 } prof_report;
 
 /* Where to look for a .file path: as written (relative to the current
- * directory), relative to the .ptx file's folder, then under each of
- * dirs[0..ndirs) (by the path, then by its last component). */
+ * directory), relative to the .ptx file's folder and up to 4 of its
+ * ancestors, then under each of dirs[0..ndirs) (by the path, then by its
+ * last component). */
 typedef struct prof_source_opts {
     const char *const *dirs;
     int ndirs;

@@ -164,12 +164,14 @@ void prof_write_text(const prof_report *r, FILE *f, int top, int sort)
         const prof_line *L = &r->lines[idx[k]];
         char where[64];
         snprintf(where, sizeof where, "%s:%d", base_name(L->file), L->line);
+        const char *src = L->source ? L->source : "(source not found)";
+        while (*src == ' ' || *src == '\t') src++;
         fprintf(f, "%-24s %9llu %5.1f %4llu %8llu %8llu %7llu %8llu %8llu %5llu %5llu  %s\n", where,
                 (unsigned long long)L->c.warp_instructions, prof_active_lanes(&L->c), (unsigned long long)L->c.divergent_branches,
                 (unsigned long long)L->c.shared_wavefronts, (unsigned long long)L->c.shared_bank_conflicts,
                 (unsigned long long)L->c.global_requests, (unsigned long long)L->c.global_sectors,
                 (unsigned long long)L->c.global_sectors_ideal, (unsigned long long)L->c.barrier_waits,
-                (unsigned long long)L->c.collective_waits, L->source ? L->source : "(source not found)");
+                (unsigned long long)L->c.collective_waits, src);
     }
     free(idx);
 }

@@ -149,6 +149,11 @@ static int profile_case(const rt_case *c, popts *o)
     int ran = p && code != PTXEMU_EXIT_USAGE && code != PTXEMU_EXIT_PTX;
     if (ran) {
         prof_finish(p);
+        /* the CUDA headers of inlined intrinsics (cuda/include/... in nvcc's .file lines) last */
+        const char *cuda = getenv("CUDA_HOME");
+        char cinc[1024];
+        snprintf(cinc, sizeof cinc, "%s/include", cuda && *cuda ? cuda : "/usr/local/cuda");
+        if (o->ndirs < MAX_DIRS) o->dirs[o->ndirs++] = cinc;
         prof_source_opts so = { o->dirs, o->ndirs, 0 };
         prof_report rep;
         FILE *f = NULL;
@@ -158,6 +163,7 @@ static int profile_case(const rt_case *c, popts *o)
                 write_report(&rep, o, f);
                 if (f != stdout) fclose(f);
             } else code = code ? code : PTXEMU_EXIT_USAGE;
+            fflush(stdout);
             for (int i = 0; i < rep.nfiles; i++)
                 if (!rep.files[i].found && strcmp(o->format, "json") && strcmp(o->format, "csv"))
                     fprintf(stderr, "ptxemu profile: source %s not found (give its folder with --source-dir DIR)\n", rep.files[i].path);
