@@ -116,16 +116,14 @@ static uint64_t cost(const prof_counters *c)
     return c->warp_instructions + c->shared_wavefronts + c->global_sectors;
 }
 
-static const prof_report *sort_report;
-static int sort_counter;
+/* A line and its sort key (largest first, then in file order). */
+typedef struct ranked { uint64_t key; int idx; } ranked;
 
-static int cmp_cost(const void *a, const void *b)
+static int cmp_ranked(const void *a, const void *b)
 {
-    const prof_line *x = &sort_report->lines[*(const int *)a], *y = &sort_report->lines[*(const int *)b];
-    uint64_t cx = sort_counter < 0 ? cost(&x->c) : prof_counter(&x->c, sort_counter);
-    uint64_t cy = sort_counter < 0 ? cost(&y->c) : prof_counter(&y->c, sort_counter);
-    if (cx != cy) return cx > cy ? -1 : 1;
-    return *(const int *)a - *(const int *)b;
+    const ranked *x = a, *y = b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return x->idx - y->idx;
 }
 
 static const char *base_name(const char *p)
@@ -150,18 +148,17 @@ void prof_write_text(const prof_report *r, FILE *f, int top, int sort)
     fprintf(f, "  waits:   %llu at barriers, %llu at warp collectives\n",
             (unsigned long long)t->barrier_waits, (unsigned long long)t->collective_waits);
     if (!r->nlines) { fputs("(no CUDA line information: compile with -lineinfo to see source lines)\n", f); return; }
-    int *idx = malloc((size_t)r->nlines * sizeof *idx);
+    ranked *idx = malloc((size_t)r->nlines * sizeof *idx);
     if (!idx) return;
-    for (int i = 0; i < r->nlines; i++) idx[i] = i;
-    sort_report = r;
-    sort_counter = sort;
-    qsort(idx, (size_t)r->nlines, sizeof *idx, cmp_cost);
+    for (int i = 0; i < r->nlines; i++)
+        idx[i] = (ranked){ sort < 0 ? cost(&r->lines[i].c) : prof_counter(&r->lines[i].c, sort), i };
+    qsort(idx, (size_t)r->nlines, sizeof *idx, cmp_ranked);
     int n = top > 0 && top < r->nlines ? top : r->nlines;
     fprintf(f, "\n%d costliest lines, by %s:\n", n, sort < 0 ? "warp instructions + shared wavefronts + global sectors" : prof_counter_name(sort));
     fprintf(f, "%-24s %9s %5s %4s %8s %8s %7s %8s %8s %5s %5s  %s\n", "line", "warp-insn", "lanes", "div", "shm-wf",
             "conflict", "gl-req", "sectors", "(ideal)", "bar-w", "col-w", "source");
     for (int k = 0; k < n; k++) {
-        const prof_line *L = &r->lines[idx[k]];
+        const prof_line *L = &r->lines[idx[k].idx];
         char where[64];
         snprintf(where, sizeof where, "%s:%d", base_name(L->file), L->line);
         const char *src = L->source ? L->source : "(source not found)";

@@ -34,8 +34,10 @@ def main():
     hw = {}
     with open(ncu_path) as f:
         rows = [r for r in f if not r.startswith("#")]
-    for r in csv.DictReader(rows):
-        hw[(r["file"], int(r["line"]))] = {c: int(r[c]) for c in COUNTERS}
+    for r in csv.DictReader(rows):       # lines with divergent branches only are kept for reading
+        v = {c: int(r[c]) for c in COUNTERS}
+        if any(v.values()):
+            hw[(r["file"], int(r["line"]))] = v
     known = load_known(known_path, case)
     used = set()
     npass = nfail = 0
