@@ -1,7 +1,7 @@
 /* profile.c — counting per instruction through the VM's hooks, and summing
  * per PTX line and per CUDA line.
  *
- * Issue: a lane group issuing a PTX instruction is one warp instruction
+ * Issue (the step hook): a lane group issuing a PTX instruction is one warp instruction
  * (the compiler may split a PTX instruction into several bytecode
  * instructions: only the first of the run counts).  Memory: the access hook
  * feeds an rt_memstats whose requests come back per pc.  Waits: an arrival
@@ -166,12 +166,15 @@ static int brx_divergent(const prof_profile *p, const vm_warp *w, uint32_t pc, u
     return 0;
 }
 
-static void on_issue(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t active, uint32_t pc)
+/* The step hook, which never pauses: the group issuing at pc is
+ * L->exec_group, `active` its lanes whose guard holds. */
+static int on_step(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t active, uint32_t pc)
 {
-    (void)L; (void)cta;
+    (void)cta;
     prof_profile *p = ctx;
+    uint32_t group = L->exec_group;
     settle(p);
-    if (pc >= p->m->ncode) return;
+    if (pc >= p->m->ncode) return 0;
     prof_counters *c = &p->pc[pc];
     if (p->first[pc]) {
         c->warp_instructions++;
@@ -194,6 +197,7 @@ static void on_issue(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t 
         }
         break;
     }
+    return 0;
 }
 
 static void on_sync(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, int barrier_id)
@@ -244,7 +248,7 @@ void prof_hooks(prof_profile *p, vm_hooks *h)
     memset(h, 0, sizeof *h);
     h->ctx = p;
     h->access = on_access;
-    h->issue = on_issue;
+    h->step = on_step;
     h->sync = on_sync;
     h->pick = on_pick;
 }

@@ -61,7 +61,8 @@ typedef struct prof_profile prof_profile;
  * NULL when out of memory. */
 prof_profile *prof_new(const bc_module *m, int kernel);
 void prof_free(prof_profile *p);
-/* Hooks that count into p (ctx = p); the launch's vm_config.hooks. */
+/* Hooks that count into p (ctx = p): access, step (never pausing), sync and
+ * pick; the launch's vm_config.hooks. */
 void prof_hooks(prof_profile *p, vm_hooks *h);
 /* Closes what is still being gathered; call once after the launch. */
 void prof_finish(prof_profile *p);

@@ -838,8 +838,6 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     const vm_hooks *H = L->cfg.hooks;
     const int hacc = H && H->access;   /* memory accesses are reported lane by lane */
     int (*const step)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t) = H ? H->step : NULL;
-    void (*const issue)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t, uint32_t) = H ? H->issue : NULL;
-    const int per_insn = step || issue;   /* one test per instruction on the plain path, as before */
 #if defined(__x86_64__) && defined(__GNUC__)
     const int have_fma = cpu_has_fma();
 #endif
@@ -852,6 +850,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
     uint32_t stop = UINT32_MAX;
+    if (step) L->exec_group = group;   /* for step hooks (the profiler): the lanes issuing together */
     for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
@@ -869,10 +868,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         }
         L->insns++;
         L->lane_insns += m == FULL ? BC_WARP : popc32(m);
-        if (__builtin_expect(per_insn, 0)) {
-            if (step && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
-            if (issue) issue(H->ctx, L, cta, w, group, m, pc);
-        }
+        if (__builtin_expect(step != NULL, 0) && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES(D = A); vmnext

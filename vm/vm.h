@@ -122,11 +122,9 @@ typedef struct vm_hooks {
     void (*misuse)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                    const char *kind, const char *msg);
     /* before each instruction a lane group issues; nonzero pauses the launch
-     * before it (vm_launch_step returns VM_PAUSED and can be called again) */
+     * before it (vm_launch_step returns VM_PAUSED and can be called again);
+     * `lanes` are those whose guard holds, L->exec_group the whole issuing group */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
-    /* the profiler: each instruction as it issues (after `step` let it), with
-     * the lanes of the issuing group and those of them whose guard holds */
-    void (*issue)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t active, uint32_t pc);
 } vm_hooks;
 
 /* Output sink for device printf. */
@@ -196,6 +194,7 @@ struct vm_launch {
     uint8_t *gc_host;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
+    uint32_t exec_group;       /* with a step hook: the lanes of the group vm_exec is running */
 };
 
 /* Places the module's variables in mem (once per module per mem_space):
