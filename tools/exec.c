@@ -29,7 +29,8 @@ const tool_command tool_cmd_exec = {
     .name = "exec",
     .summary = "run a CUDA program (nvcc-built, or python3 script.py) with every kernel on the emulator",
     .usage =
-        "usage: ptxemu exec [--check] [--jobs N] [--timeout S] [--report PATH.json|PATH.sarif] [--trace]\n"
+        "usage: ptxemu exec [--check | --profile DIR] [--jobs N] [--timeout S] [--report PATH.json|PATH.sarif]\n"
+        "                   [--trace]\n"
         "                   PROGRAM [ARGS...]\n"
         "Runs PROGRAM (an nvcc-built executable, python3 script.py, ...) on the emulator:\n"
         "every kernel it launches runs in ptxemu.  The program's exit status passes through.\n"
@@ -37,6 +38,8 @@ const tool_command tool_cmd_exec = {
         "options (before PROGRAM; everything after it is the program's):\n"
         "  --check        run every launch under the warp-synchronous checker; findings are\n"
         "                 printed on stderr when the program exits, and the exit status is 1\n"
+        "  --profile DIR  profile every kernel (docs/PROFILING.md): one profile per kernel, summed\n"
+        "                 over its launches, written as DIR/KERNEL.json and DIR/KERNEL.html\n"
         "  --jobs N       reserved (accepted; launches run on one thread)\n"
         "  --timeout S    stop a kernel launch that runs longer than S seconds (the program\n"
         "                 sees cudaErrorLaunchTimeout)\n"
@@ -77,6 +80,7 @@ typedef struct exec_opts {
     int jobs;
     double timeout;
     const char *report;
+    const char *profile;         /* --profile DIR, made absolute (the program may change directory) */
 } exec_opts;
 
 static int parse_opts(int argc, char **argv, exec_opts *o, int *first)
@@ -92,11 +96,14 @@ static int parse_opts(int argc, char **argv, exec_opts *o, int *first)
         else if (!strcmp(a, "--jobs") && i + 1 < argc) o->jobs = atoi(argv[++i]);
         else if (!strcmp(a, "--timeout") && i + 1 < argc) o->timeout = atof(argv[++i]);
         else if (!strcmp(a, "--report") && i + 1 < argc) o->report = argv[++i];
+        else if (!strcmp(a, "--profile") && i + 1 < argc) o->profile = argv[++i];
         else if (tool_is_option(&tool_cmd_exec, a)) return tool_usage_error(&tool_cmd_exec, "option '%s' needs a value", a);
         else return tool_usage_error(&tool_cmd_exec, "unknown option '%s'", a);
     }
     if (i >= argc) return tool_usage_error(&tool_cmd_exec, "missing PROGRAM");
     if (o->jobs < 0 || o->timeout < 0) return tool_usage_error(&tool_cmd_exec, "--jobs and --timeout take non-negative numbers");
+    if (o->check && o->profile)
+        return tool_usage_error(&tool_cmd_exec, "--check and --profile each run the launches their own way; use one at a time");
     *first = i;
     return 0;
 }
@@ -129,6 +136,7 @@ static int set_env(const char *dir, const exec_opts *o, const char *report)
     setenv("NUMBA_CUDA_DRIVER", buf, 1);
     setenv("PTXEMU_EXEC_REPORT", report, 1);
     if (o->check) setenv("PTXEMU_EXEC_CHECK", "1", 1);
+    if (o->profile) setenv("PTXEMU_EXEC_PROFILE", o->profile, 1);
     if (o->trace) setenv("PTXEMU_CUDA_TRACE", "1", 1);
     if (o->jobs) { snprintf(buf, sizeof buf, "%d", o->jobs); setenv("PTXEMU_EXEC_JOBS", buf, 1); }
     if (o->timeout > 0) { snprintf(buf, sizeof buf, "%g", o->timeout); setenv("PTXEMU_EXEC_TIMEOUT", buf, 1); }
@@ -224,6 +232,19 @@ static int exec_main(int argc, char **argv)
     int first = 0;
     int pr = parse_opts(argc, argv, &o, &first);
     if (pr) return pr;
+    char profile_dir[PATH_MAX];
+    if (o.profile) {
+        if (mkdir(o.profile, 0777) && errno != EEXIST) {
+            fprintf(stderr, "ptxemu exec: cannot create the profile folder '%s' (%s); give a writable --profile DIR\n",
+                    o.profile, strerror(errno));
+            return PTXEMU_EXIT_USAGE;
+        }
+        if (!realpath(o.profile, profile_dir)) {
+            fprintf(stderr, "ptxemu exec: --profile '%s' is not a usable folder (%s)\n", o.profile, strerror(errno));
+            return PTXEMU_EXIT_USAGE;
+        }
+        o.profile = profile_dir;
+    }
     char dir[PATH_MAX];
     if (find_lib_dir(dir, sizeof dir)) {
         fprintf(stderr, "ptxemu exec: cannot find libcuda.so.1 next to the ptxemu executable "
@@ -268,7 +289,9 @@ static int exec_main(int argc, char **argv)
             findings++;
         }
     }
-    if (findings) fprintf(stderr, "ptxemu exec: %d finding%s\n", findings, findings == 1 ? "" : "s");
+    if (findings) fprintf(stderr, "ptxemu exec: findings in %d launch%s\n", findings, findings == 1 ? "" : "es");
+    for (int i = 0; i < n; i++)
+        if (!strcmp(lines[i].kind, "profile")) fprintf(stderr, "ptxemu exec: profile of %s\n", lines[i].text);
     if (o.report) write_report(o.report, lines, n, status);
     for (int i = 0; i < n; i++) free(lines[i].text);
     free(lines);

@@ -95,7 +95,6 @@ typedef struct cu_module {
     struct cu_func *funcs;       /* one per kernel (entry) */
     int nfuncs;
     int is_library;
-    char *ptx_file;              /* --check: the PTX text in a temporary file (unlinked on unload) */
     struct cu_module *next;
 } cu_module;
 
@@ -107,6 +106,8 @@ typedef struct cu_func {
     int carveout;                /* preferred shared-memory carveout, percent (0: none set) */
     int carveout_set;
     uint64_t static_shared;      /* bytes of .shared the kernel (and what it calls) uses */
+    struct prof_profile *prof;   /* --profile: its launches' counters so far, or NULL */
+    uint64_t prof_launches;
 } cu_func;
 
 #define CU_FUNC_MAGIC 0x70746b66u
@@ -144,6 +145,7 @@ typedef struct cu_state {
     int check;                   /* PTXEMU_EXEC_CHECK */
     int jobs;
     FILE *report;                /* PTXEMU_EXEC_REPORT */
+    char *profile_dir;           /* PTXEMU_EXEC_PROFILE: where per-kernel profiles go, or NULL */
     int faults;
     uint64_t next_stream_id;
 } cu_state;
@@ -162,6 +164,12 @@ void cu_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * constant bank (a valid target for copies and memsets). */
 int cu_valid_range(uint64_t p, uint64_t n);
 cu_ctx *cu_current_ctx(void);
+/* --profile (cu_profile.c): the hooks that count f's launch into its
+ * profile (-1: not profiling); after the launch, cu_profile_done; when the
+ * module goes (unload, exit), cu_profile_write writes and frees its profiles. */
+int cu_profile_hooks(cu_func *f, vm_hooks *h);
+void cu_profile_done(cu_func *f);
+void cu_profile_write(cu_module *m);
 /* Report lines for the exec parent ("fault ...", "finding ..."). */
 void cu_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -46,6 +46,8 @@ static void state_init(void)
     cu_g.check = ch && *ch && strcmp(ch, "0") != 0;
     const char *j = getenv("PTXEMU_EXEC_JOBS");
     cu_g.jobs = j ? atoi(j) : 0;
+    const char *pd = getenv("PTXEMU_EXEC_PROFILE");
+    cu_g.profile_dir = pd && *pd ? strdup(pd) : NULL;
     const char *rp = getenv("PTXEMU_EXEC_REPORT");
     if (rp && *rp) {
         cu_g.report = fopen(rp, "a");
@@ -77,6 +79,7 @@ __attribute__((destructor)) static void cu_fini(void)
 {
     if (!cu_g.initialized) return;
     /* output of kernels nobody synchronised with is lost, as on the GPU */
+    for (cu_module *m = cu_g.modules; m; m = m->next) cu_profile_write(m);
     if (cu_g.report) { fclose(cu_g.report); cu_g.report = NULL; }
 }
 

@@ -164,11 +164,15 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     double t0 = now_s();
     vm_status st = VM_OK;
     int checked = 0;
+    vm_hooks ph;
+    int profiling = !cu_g.check && !cu_profile_hooks(f, &ph);
+    if (profiling) cfg.hooks = &ph;
     if (cu_g.check) {
         cu_check_launch(f, &cfg, seq, &fault, &checked);
         st = fault.status;
     }
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
+    if (profiling) cu_profile_done(f);
     cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s", (unsigned long long)seq, kname, vm_status_name(st),
              (unsigned long long)insns, now_s() - t0);
     if (st != VM_OK && fault.bad_launch) {

@@ -32,8 +32,8 @@ static void jit_error_log(unsigned n, const int *opts, void **vals, const char *
 
 static void free_module(cu_module *m)
 {
+    cu_profile_write(m);
     for (int i = 0; i < m->nfuncs; i++) m->funcs[i].magic = 0;
-    if (m->ptx_file) { unlink(m->ptx_file); free(m->ptx_file); }
     free(m->funcs);
     free(m->var_addr);
     ptxemu_module_free(m->pm);

@@ -89,6 +89,17 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     run check2 --check ./basic.shared
     [ "$(cat "$tmp/check2.rc")" = 0 ] && cmp -s "$tmp/check2.out" "$exp/basic.out" && ! grep -q "finding" "$tmp/check2.err" \
         && ok "--check on a correct program: no finding, exit 0" || bad "--check on basic" "status $(cat "$tmp/check2.rc"): $(head -3 "$tmp/check2.err")"
+    # --profile: basic.cu launches fill twice over n = 1000 ints (4 blocks of 256): each launch
+    # stores from 32 warps (the last with 8 lanes), one request each, 4000 bytes = 125 sectors
+    run prof --profile "$tmp/prof" ./basic.static
+    if [ "$(cat "$tmp/prof.rc")" = 0 ] && cmp -s "$tmp/prof.out" "$exp/basic.out" &&
+       grep -q "profile of _Z4fillPiii (2 launches): $tmp/prof/_Z4fillPiii.html" "$tmp/prof.err" &&
+       grep -q "profile of _Z5helloi (3 launches)" "$tmp/prof.err" && [ -s "$tmp/prof/_Z7reversePii.html" ] &&
+       python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; sys.exit(not (t["global_requests"]==64 and t["global_sectors"]==250))' "$tmp/prof/_Z4fillPiii.json"; then
+        ok "--profile: one profile per kernel over its launches (JSON and HTML), program output unchanged"
+    else bad "--profile" "status $(cat "$tmp/prof.rc"): $(head -3 "$tmp/prof.err")"; fi
+    run profcheck --profile "$tmp/prof2" --check ./basic.static
+    [ "$(cat "$tmp/profcheck.rc")" = 2 ] && grep -q "use one at a time" "$tmp/profcheck.err" && ok "--profile with --check: a usage error" || bad "--profile --check" "$(head -2 "$tmp/profcheck.err")"
     run trace --trace ./warpsync.static
     grep -q "cuGetExportTable(INTEGRITY_CHECK)" "$tmp/trace.err" && cmp -s "$tmp/trace.out" "$exp/warpsync.out" && ok "--trace prints the driver calls" || bad "--trace" "$(tail -2 "$tmp/trace.err")"
     (cd "$bin" && "$ptxemu" exec ./no-such-program >/dev/null 2>"$tmp/nx.err"; echo $? >"$tmp/nx.rc")
