@@ -111,8 +111,10 @@ fi
 # Python: cuda.bindings + NVRTC, and Numba-CUDA, in build/pyenv
 py=${PTXEMU_TEST_PYTHON:-$root/build/pyenv/bin/python3}
 if [ ! -x "$py" ] && command -v python3 >/dev/null; then
-    if python3 -m venv "$root/build/pyenv" >/dev/null 2>&1 &&
-       timeout 600 "$root/build/pyenv/bin/pip" install -q "cuda-bindings>=13" nvidia-cuda-nvrtc "numba-cuda[cu13]" "numpy<2.5" >"$tmp/pip.log" 2>&1; then
+    if ! python3 -m venv "$root/build/pyenv" >"$tmp/pip.log" 2>&1; then
+        echo "skip: python3 cannot make a venv (install python3-venv): $(tail -1 "$tmp/pip.log")"
+        rm -rf "$root/build/pyenv"
+    elif timeout 300 "$root/build/pyenv/bin/pip" install -q --timeout 20 --retries 1 "cuda-bindings>=13" nvidia-cuda-nvrtc "numba-cuda[cu13]" "numpy<2.5" >"$tmp/pip.log" 2>&1; then
         :
     else
         echo "skip: cannot install cuda-bindings/numba-cuda with pip ($(tail -1 "$tmp/pip.log" 2>/dev/null))"
