@@ -9,6 +9,7 @@
  * ends as after a plain launch.  The engine of one schedule is check.c.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -294,6 +295,21 @@ static void report_activemask(chk_result *r, const chk_launch *X, const cmp_stat
              (unsigned long long)so->seed, (unsigned long long)cs->seed0);
 }
 
+/* A `schedule` finding for schedule k (seed) whose buffers differ: the
+ * launch's site, the message as given. */
+static void schedule_finding(chk_result *r, const chk_launch *X, uint64_t seed, int k, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void schedule_finding(chk_result *r, const chk_launch *X, uint64_t seed, int k, const char *fmt, ...)
+{
+    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", seed, k, 1);
+    if (!f) return;
+    chk_launch_site(X->m, X->kernel, &f->at);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+}
+
 static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, const chk_sched_out *so, int k)
 {
     if (so->status != VM_OK) return;
@@ -303,13 +319,10 @@ static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, co
             if (cs->cand.valid) report_activemask(r, X, cs, so, k);
             return;
         }
-        chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
-        if (!f) return;
-        chk_launch_site(X->m, X->kernel, &f->at);
-        snprintf(f->msg, sizeof f->msg,
-                 "the final contents of the buffers depend on the schedule: the blocks seed %llu checked leave "
-                 "different bytes than under the hardware-like schedule (first at 0x%llx)",
-                 (unsigned long long)so->seed, (unsigned long long)so->diff_addr);
+        schedule_finding(r, X, so->seed, k,
+                         "the final contents of the buffers depend on the schedule: the blocks seed %llu checked leave "
+                         "different bytes than under the hardware-like schedule (first at 0x%llx)",
+                         (unsigned long long)so->seed, (unsigned long long)so->diff_addr);
         return;
     }
     if (!cs->have) { cs->have = 1; cs->hash0 = so->hash; cs->seed0 = so->seed; return; }
@@ -318,14 +331,11 @@ static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, co
         if (cs->cand.valid) report_activemask(r, X, cs, so, k);
         return;
     }
-    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
-    if (!f) return;
-    chk_launch_site(X->m, X->kernel, &f->at);
-    snprintf(f->msg, sizeof f->msg,
-             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
-             "seed %llu gives %016llx",
-             (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
-             (unsigned long long)so->hash);
+    schedule_finding(r, X, so->seed, k,
+                     "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
+                     "seed %llu gives %016llx",
+                     (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
+                     (unsigned long long)so->hash);
 }
 
 /* An adversarial schedule that traps, asserts or faults where the

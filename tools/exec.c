@@ -108,29 +108,28 @@ static int parse_opts(int argc, char **argv, exec_opts *o, int *first)
     return 0;
 }
 
+/* Sets variable var to "first:OLD" (or "first" when it was unset or empty). */
+static int env_prepend(const char *var, const char *first)
+{
+    const char *old = getenv(var);
+    size_t n = strlen(first) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v) return -1;
+    snprintf(v, n, "%s%s%s", first, old && *old ? ":" : "", old && *old ? old : "");
+    setenv(var, v, 1);
+    free(v);
+    return 0;
+}
+
 /* Puts dir first on LD_LIBRARY_PATH and sets the PTXEMU_EXEC_* variables. */
 static int set_env(const char *dir, const exec_opts *o, const char *report)
 {
-    const char *old = getenv("LD_LIBRARY_PATH");
-    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
-    char *v = malloc(n);
-    if (!v) return -1;
-    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
-    setenv("LD_LIBRARY_PATH", v, 1);
-    free(v);
+    if (env_prepend("LD_LIBRARY_PATH", dir)) return -1;
     char buf[PATH_MAX + 32];
     /* the nvJitLink stand-in, loaded first so that run-time linkers (Numba
      * through cuda.core) hand the driver PTX rather than machine code */
-    const char *pre = getenv("LD_PRELOAD");
     snprintf(buf, sizeof buf, "%s/libnvJitLink.so.13", dir);
-    if (access(buf, R_OK) == 0) {
-        size_t pn = strlen(buf) + (pre ? strlen(pre) : 0) + 2;
-        char *pv = malloc(pn);
-        if (!pv) return -1;
-        snprintf(pv, pn, "%s%s%s", buf, pre && *pre ? ":" : "", pre && *pre ? pre : "");
-        setenv("LD_PRELOAD", pv, 1);
-        free(pv);
-    }
+    if (access(buf, R_OK) == 0 && env_prepend("LD_PRELOAD", buf)) return -1;
     /* Numba finds the driver through this variable rather than the loader */
     snprintf(buf, sizeof buf, "%s/libcuda.so.1", dir);
     setenv("NUMBA_CUDA_DRIVER", buf, 1);
