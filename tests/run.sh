@@ -8,6 +8,8 @@
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
+#   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
+#   profile    tests/profile: per-line counters vs Nsight Compute, formats, HTML in Chromium
 #   conformance ../shared/conformance/cases (when the directory exists)
 #   sanitizer  the own cases and the conformance suite again under MODE=asan
 set -u
@@ -39,8 +41,10 @@ suite "library API" bash tests/api/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
 suite "parallel launches (--jobs)" bash tests/par/run.sh
+suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
+suite "profile vs Nsight Compute's source view (H100)" bash tests/profile/run.sh
 CONF=../shared/conformance/cases
 if [ -d "$CONF" ]; then
     suite "conformance (H200 goldens)" build/ptxemu test "$CONF"

@@ -418,7 +418,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     const uint8_t *host = NULL;
     *stride = 0;
     if (space == BC_SP_GENERIC) {      /* windows lie below the global base and are disjoint */
-        if (a0 >= MEM_GLOBAL_BASE) space = BC_SP_GLOBAL;
+        if (a0 >= MEM_GLOBAL_BASE || a0 < MEM_PARAM_WINDOW) space = BC_SP_GLOBAL;   /* below: host-mapped space */
         else if (a0 - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_SHARED, off = MEM_SHARED_WINDOW;
         else if (a0 - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_LOCAL, off = MEM_LOCAL_WINDOW;
         else return 0;
@@ -536,7 +536,7 @@ static vm_status mem_fault(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint
                            uint64_t a, uint64_t n, int write, int misaligned)
 {
     char where[256];
-    if (space == BC_SP_GLOBAL || (space == BC_SP_GENERIC && a >= MEM_GLOBAL_BASE - MEM_WINDOW_SIZE * 8))
+    if (space == BC_SP_GLOBAL || (space == BC_SP_GENERIC && (a >= MEM_GLOBAL_BASE - MEM_WINDOW_SIZE * 8 || a < MEM_PARAM_WINDOW)))
         mem_describe(L->mem, a, where, sizeof where);
     else
         snprintf(where, sizeof where, "0x%llx", (unsigned long long)a);

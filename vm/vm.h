@@ -125,7 +125,8 @@ typedef struct vm_hooks {
     void (*misuse)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                    const char *kind, const char *msg);
     /* before each instruction a lane group issues; nonzero pauses the launch
-     * before it (vm_launch_step returns VM_PAUSED and can be called again) */
+     * before it (vm_launch_step returns VM_PAUSED and can be called again);
+     * `lanes` are those whose guard holds, L->group the whole issuing group */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
     /* Nonzero: the hooks may be called from several host threads at once
      * (vm_config.jobs > 1; each worker passes its own vm_launch copy).  Such a
@@ -269,7 +270,8 @@ struct vm_launch {
     const uint8_t *par_atom_how; /* per pc: how an atom uses memory (PAR_WRITE or a reduction) */
     uint64_t par_flushed;      /* instructions already added to the launch's total */
     const vm_hooks *hooks0;    /* vm_config.hooks as given (hooks.select may swap cfg.hooks per block) */
-    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it) */
+    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it:
+                                  the step hook's `lanes` are those of it whose guard holds) */
 };
 typedef struct vm_zero_range vm_zero_range;
 
