@@ -1151,29 +1151,6 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
 #define VM_EXEC_LOOP vm_exec_base
 static
 #endif
-#if defined(VM_PROF) && !defined(VM_EXEC_VARIANT)
-unsigned long vm_prof_op[OP__COUNT][34], vm_prof_end[4];
-static const char *const prof_names[] = {
-#define OP(name, text, fmt) #name,
-#include "ops.def"
-#undef OP
-};
-__attribute__((destructor)) static void prof_dump(void)
-{
-    fprintf(stderr, "ends: budget/stop %lu (stop %lu) regroup/out %lu\n", vm_prof_end[0], vm_prof_end[1], vm_prof_end[2]);
-    for (int o = 0; o < OP__COUNT; o++) {
-        unsigned long t = 0; for (int k = 0; k < 33; k++) if (k != 32) t += vm_prof_op[o][k];
-        if (t < 20000) continue;
-        fprintf(stderr, "%-16s %9lu g1 %8lu g2-11 ", prof_names[o], t, vm_prof_op[o][1]);
-        unsigned long mid = 0; for (int k = 2; k < 12; k++) mid += vm_prof_op[o][k];
-        unsigned long hi = 0; for (int k = 12; k < 32; k++) hi += vm_prof_op[o][k];
-        fprintf(stderr, "%8lu g12-31 %8lu full %8lu guard-partial %8lu outs %lu\n", mid, hi, vm_prof_op[o][0], vm_prof_op[o][33], vm_prof_op[o][32]);
-    }
-}
-#endif
-#ifdef VM_PROF
-extern unsigned long vm_prof_op[OP__COUNT][34];
-#endif
 vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
 vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
 {
@@ -1230,9 +1207,6 @@ next_group:
         }
         n_ins++;
         uint32_t nm = m == FULL ? BC_WARP : popc32(m);
-#ifdef VM_PROF
-        { extern unsigned long vm_prof_op[OP__COUNT][34]; vm_prof_op[I->op][popc32(group)]++; if (m != group) vm_prof_op[I->op][33]++; }
-#endif
         n_lane += nm;
         if (__builtin_expect(step != NULL, 0)) {
             FLUSH_COUNTS();            /* the debugger reads them (%clock) */
@@ -1926,17 +1900,11 @@ next_group:
         }
     }
 out_budget:
-#ifdef VM_PROF
-    { extern unsigned long vm_prof_end[4]; vm_prof_end[0]++; if (pc >= stop) vm_prof_end[1]++; }
-#endif
     FLUSH_COUNTS();
     put_pc(w, group, pc);
     if (solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) goto next_group;
     return st;
 out:
-#ifdef VM_PROF
-    { extern unsigned long vm_prof_end[4]; vm_prof_end[2]++; vm_prof_op[I->op][32]++; }
-#endif
     FLUSH_COUNTS();
     (void)fl; (void)fa;
     if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);
