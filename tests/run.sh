@@ -20,7 +20,9 @@ log=$(mktemp); trap 'rm -f "$log"' EXIT
 suite() {   # suite NAME COMMAND...
     local name=$1; shift
     echo "== $name"
+    local t0=$SECONDS
     "$@" 2>&1 | tee "$log"
+    echo "-- $name: $((SECONDS - t0)) s"
     local last; last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -z "$last" ]; then
         echo "FAIL $name: the suite printed no 'N passed, N failed' line"
