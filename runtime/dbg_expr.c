@@ -139,7 +139,7 @@ static int special_reg(ectx *e, const char *name, dbg_val *out)
     else if (!strcmp(base, "%lanemask_gt")) out->v = l == 31 ? 0 : ~((2u << l) - 1) & 0xffffffffu;
     else if (!strcmp(base, "%lanemask_ge")) out->v = ~((1u << l) - 1) & 0xffffffffu;
     else if (!strcmp(base, "%dynamic_smem_size")) out->v = s->c->shared_bytes;
-    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_size : 0;
+    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_dyn_base + ((s->L->cfg.dyn_shared + 15) & ~15ull) : 0;
     else if (!strcmp(base, "%clock")) out->v = s->L ? (uint32_t)(s->L->insns * 4) : 0;
     else if (!strcmp(base, "%clock64")) { out->v = s->L ? s->L->insns * 4 : 0; out->t = AST_T_U64; }
     else return -1;

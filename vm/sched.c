@@ -82,7 +82,7 @@ static int cta_alloc(vm_launch *L, vm_cta *c)
     c->nwarps = L->nwarps;
     c->nthreads = L->nthreads;
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->shared = calloc(1, L->shared_size ? L->shared_size : 1);
+    c->shared = calloc(1, L->shared_size + VM_RESERVED_SMEM);
     if (!c->warps || !c->shared) return -1;
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
@@ -105,7 +105,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->cfg.grid[0] * L->cfg.grid[1]));
     c->live_warps = 0;
     memset(c->bar, 0, sizeof c->bar);
-    memset(c->shared, 0, L->shared_size);
+    memset(c->shared, 0, L->shared_size + VM_RESERVED_SMEM);
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
         w->id = i;
@@ -351,13 +351,19 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' allows at most %lld threads per block (.maxntid); the launch has %llu",
                  k->name, (long long)(k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1)),
                  (unsigned long long)nthreads);
+    else if (((m->shared_static + 15) & ~15ull) + L->cfg.dyn_shared > VM_MAX_SHARED)
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %llu bytes of shared memory per block (%llu static + %llu "
+                 "dynamic); a block may have at most %u (227 KB) on the H100/H200", k->name,
+                 (unsigned long long)(((m->shared_static + 15) & ~15ull) + L->cfg.dyn_shared),
+                 (unsigned long long)m->shared_static, (unsigned long long)L->cfg.dyn_shared, VM_MAX_SHARED);
     else if ((uint64_t)k->frame_size > L->cfg.local_size)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
     if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L); return NULL; }
     L->nthreads = (uint32_t)nthreads;
     L->nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
     L->nctas = (uint64_t)L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2];
-    L->shared_size = ((m->shared_static + 15) & ~15ull) + ((L->cfg.dyn_shared + 15) & ~15ull) + VM_RESERVED_SMEM;
+    L->shared_dyn_base = (m->shared_static + 15) & ~15ull;
+    L->shared_size = (L->shared_dyn_base + L->cfg.dyn_shared + VM_SMEM_GRANULE - 1) & ~(uint64_t)(VM_SMEM_GRANULE - 1);
     L->cta_a = 1;
     if (L->cfg.cta_order_seed && L->nctas > 1) {
         uint64_t s = L->cfg.cta_order_seed * 0x9E3779B97F4A7C15ull;
