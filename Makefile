@@ -87,7 +87,7 @@ build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o build/fuzz/libptxemu.a
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 FUZZ_SECONDS ?= 60
 fuzz:
-	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+	@FUZZ_KEEP=1 bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1

@@ -12,6 +12,9 @@
 #   FUZZ_NICE=N   nice level for the fuzzers (default 0)
 #   FUZZ_FORK=1   libFuzzer's fork mode: keep fuzzing after a finding (long runs)
 #   FUZZ_OUT=DIR  seeds, work files, corpora, logs, findings (default build/fuzz)
+#   FUZZ_KEEP=1   grow the corpora in FUZZ_OUT/corpus across runs (make fuzz does);
+#                 else each run starts from the seeds alone, so that a short run
+#                 (make test) spends its time fuzzing, not replaying a grown corpus
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 SECONDS_EACH=${1:-15}
@@ -73,6 +76,7 @@ opts() {   # libFuzzer options per harness
 }
 fuzz_one() {   # fuzz_one NAME: fuzz for SECONDS_EACH; writes $O/log/NAME.log
     local h=$1 corpus=$O/corpus/$1 art=$O/artifacts/$1/ fork=
+    if [ -z "${FUZZ_KEEP:-}" ]; then corpus=$O/corpus-run/$1; rm -rf "$corpus"; fi
     mkdir -p "$corpus" "$art" "$O/log"
     [ -n "${FUZZ_FORK:-}" ] && fork="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
     # shellcheck disable=SC2046,SC2086
