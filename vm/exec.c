@@ -286,7 +286,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         L->gc_host = al->host;
         return al->host + (a - al->base);
     }
-    case BC_SP_SHARED: return shared_host(L, cta, a, n);
+    case BC_SP_SHARED: return shared_host(L, cta, (uint32_t)a, n);   /* .shared addresses are 32-bit */
     case BC_SP_LOCAL: {
         uint64_t ls = L->cfg.local_size;
         return a <= ls && n <= ls - a ? w->local + (uint64_t)lane * ls + a : NULL;
@@ -298,7 +298,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         if (write) return NULL;
         return a <= L->cfg.params_size && n <= L->cfg.params_size - a ? (uint8_t *)L->cfg.params + a : NULL;
     default: {
-        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_SHARED, a - MEM_SHARED_WINDOW, n, write);
+        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return shared_host(L, cta, a - MEM_SHARED_WINDOW, n);
         if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
         if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
         if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
@@ -311,7 +311,7 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
 {
     (void)L;
     *rspace = space;
-    *raddr = a;
+    *raddr = space == BC_SP_SHARED ? (uint32_t)a : a;   /* a .shared address is 32 bits wide */
     if (space != BC_SP_GENERIC) return;
     static const struct { uint64_t base; int sp; } win[] = {
         { MEM_SHARED_WINDOW, BC_SP_SHARED }, { MEM_LOCAL_WINDOW, BC_SP_LOCAL },
@@ -335,7 +335,7 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
  * allocation hit last. */
 static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
 {
-    if (space == BC_SP_SHARED) return shared_host(L, cta, a, n);
+    if (space == BC_SP_SHARED) return shared_host(L, cta, (uint32_t)a, n);
     if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base))
         return L->gc_host + (a - L->gc_base);
     return vm_xlate(L, cta, w, l, space, a, n, write);
@@ -435,7 +435,7 @@ static vm_status mem_fault(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint
             snprintf(where, sizeof where, "offset 0x%llx (%s%s the block's %llu-byte shared window: %llu static + %llu "
                      "dynamic bytes from offset %llu, rounded up to %u as on the GPU)", (unsigned long long)ra, gen,
                      ra < L->shared_size ? "running past the end of" : "beyond", (unsigned long long)L->shared_size,
-                     (unsigned long long)L->m->shared_static, (unsigned long long)dyn, (unsigned long long)st, VM_SMEM_GRANULE);
+                     (unsigned long long)L->shared_static, (unsigned long long)dyn, (unsigned long long)st, VM_SMEM_GRANULE);
         break;
     }
     case BC_SP_LOCAL:

@@ -204,8 +204,9 @@ typedef struct vm_config {
 
 #define VM_DEFAULT_LOCAL (16u << 10)
 /* Shared memory, as on sm_90 (conformance README, "hardware facts"): a CTA's
- * window is its static bytes (16-aligned, then the dynamic ones) rounded up
- * to VM_SMEM_GRANULE, and any user access beyond it faults.  The 1 KB the
+ * window is its static bytes (the static .shared variables its kernel can
+ * reach, laid out for it alone as ptxas does), 16-aligned, then the dynamic
+ * ones, rounded up to VM_SMEM_GRANULE; any user access beyond it faults.  The 1 KB the
  * system reserves per CTA (what %reserved_smem_offset_* point into) sits at
  * shared offsets [VM_RESERVED_SMEM_BASE, + VM_RESERVED_SMEM), far outside
  * every window, so running past the user's data never reaches it; its host
@@ -226,6 +227,7 @@ struct vm_launch {
     uint64_t *var_addr;        /* per module variable: its address in its space */
     uint8_t *const_bank;
     uint64_t shared_size;      /* the CTA's shared window (user bytes, rounded up to VM_SMEM_GRANULE) */
+    uint64_t shared_static;    /* the kernel's static shared bytes (the variables it can reach) */
     uint64_t shared_dyn_base;  /* where dynamic shared memory starts (the static bytes, 16-aligned) */
     uint64_t nctas;
     uint32_t nthreads;

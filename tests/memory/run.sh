@@ -44,6 +44,7 @@ ok   "dyn 128: 127 (1 byte) ok" -- $S --kernel st_u8 --shared 128 u32:127
 expect "dyn 128: 128 (1 byte) faults" 4 "write of 1 bytes in shared space at offset 0x80" -- $S --kernel st_u8 --shared 128 u32:128
 expect "no shared memory: offset 0 faults" 4 "offset 0x0 \($(win 0)" -- $S --kernel st_u32 u32:0
 expect "negative offset (-4) faults" 4 "write of 4 bytes in shared space at offset 0xfffffffc" -- $S --kernel st_u32 --shared 256 s32:-4
+ok   ".shared addresses wrap at 32 bits: [reg + imm] with reg = -4, imm 8" -- $S --kernel wrap32 --shared 256 s32:-4
 ok   "reads: 252 ok" -- $S --kernel ld_u32 --shared 256 u32:252 o=zero:4
 expect "reads: 256 faults" 4 "read of 4 bytes in shared space at offset 0x100 \($(win 256)" -- $S --kernel ld_u32 --shared 256 u32:256 o=zero:4
 # widths: aligned accesses end exactly at the window's end; one past faults; a straddle is misaligned
@@ -86,6 +87,8 @@ ok   "static 100 + dyn 20: dyn+20 (132) ok" -- $T --kernel st_both_dyn --shared 
 expect "static 100 + dyn 16: dyn+16 (128) faults" 4 "offset 0x80 \($(win 128): 100 static \+ 16 dynamic bytes from offset 112" -- $T --kernel st_both_dyn --shared 16 u32:16
 ok   "static 100 + dyn 100: dyn+140 (252) ok" -- $T --kernel st_both_dyn --shared 100 u32:140
 expect "static 100 + dyn 100: dyn+144 (256) faults" 4 "$(win 256)" -- $T --kernel st_both_dyn --shared 100 u32:144
+expect "a kernel's window holds only the static variables it uses" 4 "$(win 128): 0 static \+ 100 dynamic bytes from offset 0" -- $T --kernel dyn_only --shared 100 u32:128
+ok   "... so its dynamic array starts at 0" -- $T --kernel dyn_only --shared 100 u32:124
 expect "more shared memory than a block may have" 2 "at most 232448" -- $T --kernel st_both_dyn --shared 232337 u32:0
 ok   "the most shared memory a block may have" -- $T --kernel st_both_dyn --shared 232336 u32:232332
 # check reports it as a memory finding; debug stops at it
