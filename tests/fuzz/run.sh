@@ -8,6 +8,7 @@
 # findings land in build/fuzz/artifacts/HARNESS/.  Prints PASS/FAIL per
 # harness with libFuzzer's last statistics, and "N passed, N failed".
 # Without clang and its libFuzzer runtime it prints why and "0 passed, 0 failed".
+#   FUZZ_HARNESSES="front vm ..."  the harnesses to run (default: all five)
 #   FUZZ_JOBS=N   run the harnesses N at a time (default 1)
 #   FUZZ_NICE=N   nice level for the fuzzers (default 0)
 #   FUZZ_FORK=1   libFuzzer's fork mode: keep fuzzing after a finding (long runs)
@@ -16,13 +17,14 @@
 #                 else each run starts from the seeds alone, so that a short run
 #                 (make test) spends its time fuzzing, not replaying a grown corpus
 set -u
+{   # read whole before running: the script may be edited while a long run goes on
 cd "$(dirname "$0")/../.." || exit 2
 SECONDS_EACH=${1:-15}
 FUZZ_CC=${FUZZ_CC:-clang}
 ROOT=$PWD
 B=build/fuzz
 O=${FUZZ_OUT:-$B}
-HARNESSES="front vm case dbg"
+HARNESSES=${FUZZ_HARNESSES:-front vm vmgen case dbg}
 
 skip() { echo "SKIP fuzzers: $*"; echo "0 passed, 0 failed"; exit 0; }
 command -v "$FUZZ_CC" >/dev/null 2>&1 || skip "no $FUZZ_CC (install clang, with its libFuzzer runtime, to run them)"
@@ -39,7 +41,7 @@ CONF=../shared/conformance
 S=$O/seeds; W=$O/work
 rm -rf "$S" "$W" "$O/bin"; mkdir -p "$O/bin"
 for h in $HARNESSES; do cp "$B/fuzz_$h" "$O/bin/"; done   # a rebuild during a long run leaves it alone
-mkdir -p "$S"/front "$S"/vm "$S"/case "$S"/dbg "$W"/ptx "$W"/cases/x/expect
+mkdir -p "$S"/front "$S"/vm "$S"/vmgen "$S"/case "$S"/dbg "$W"/ptx "$W"/cases/x/expect
 ptx_files=$(find tests kernels -name '*.ptx' | sort)
 [ -d "$CONF/ptx" ] && ptx_files="$ptx_files $(ls "$CONF"/ptx/*.ptx)"
 i=0
@@ -62,6 +64,7 @@ for c in $(find tests/cases kernels tests/debug -name '*.txt' -path '*' | sort) 
     done
 done
 cp tests/debug/*.dbg "$S/dbg/"
+for i in $(seq 1 16); do head -c 256 /dev/urandom > "$S/vmgen/$i.bin"; done   # 64 instructions each
 
 # ---- regressions, then fuzzing ------------------------------------------------------
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -71,6 +74,7 @@ pass=0 fail=0
 opts() {   # libFuzzer options per harness
     case $1 in
         front|vm) echo "-dict=tests/fuzz/ptx.dict -max_len=65536";;
+        vmgen) echo "-max_len=1024 -len_control=0";;
         *) echo "-max_len=8192";;
     esac
 }
@@ -113,4 +117,5 @@ for h in $HARNESSES; do
 done
 for h in $HARNESSES; do wait "${pid_of[$h]}"; report "$h" $?; done
 echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+[ "$fail" = 0 ]; exit
+}
