@@ -3,7 +3,7 @@ MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
 FUZZ_CC ?= clang
-CFLAGS_COMMON := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
+CFLAGS_COMMON := -std=gnu11 -fPIC -fno-semantic-interposition -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
 ifeq ($(MODE),release)
 CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
@@ -28,13 +28,36 @@ LDLIBS := -lffi -lm -ldl -lreadline -pthread
 PREFIX ?= /usr/local
 
 GEN := $(BUILD)/gen
+# objects are rebuilt when the compiler flags change (e.g. -fPIC, needed by
+# the shared libraries below): the stamp holds the flags of the last build
+FLAGS_STAMP := $(BUILD)/.cflags
+$(shell mkdir -p $(BUILD) && (echo '$(CC) $(CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS)' > $(FLAGS_STAMP)))
 LIB_SRCS := $(wildcard parser/*.c vm/*.c runtime/*.c lexer/*.c)
 GEN_SRCS := $(GEN)/ptx.tab.c $(GEN)/ptx.lex.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) $(GEN)/ptx.tab.o $(GEN)/ptx.lex.o
+# the stand-in driver library (runtime/cuda/) for `ptxemu exec`
+CUDA_SRCS := $(filter-out runtime/cuda/nvjitlink.c,$(wildcard runtime/cuda/*.c))
+CUDA_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CUDA_SRCS))
+CUDA_LIB := $(BUILD)/lib/libcuda.so.1
+NVJITLINK_LIB := $(BUILD)/lib/libnvJitLink.so.13
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TOOL_SRCS))
 
-all: $(BUILD)/ptxemu build/ptxemu
+all: $(BUILD)/ptxemu build/ptxemu $(CUDA_LIB) $(NVJITLINK_LIB)
+
+# exports only the driver API (exports.map), so it never clashes with the
+# program's or a Python extension's symbols
+$(CUDA_LIB): $(CUDA_OBJS) $(LIB_OBJS) runtime/cuda/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=runtime/cuda/exports.map \
+		-Wl,-z,defs -o $@ $(CUDA_OBJS) $(LIB_OBJS) -lffi -lm -ldl -lpthread
+	@ln -sf libcuda.so.1 $(dir $@)libcuda.so
+
+# the nvJitLink stand-in `ptxemu exec` preloads (runtime/cuda/nvjitlink.c)
+$(NVJITLINK_LIB): $(BUILD)/runtime/cuda/nvjitlink.o $(BUILD)/runtime/fatbin.o runtime/cuda/nvjitlink.map
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(LDFLAGS_MODE) -shared -Wl,-soname,libnvJitLink.so.13 -Wl,--version-script=runtime/cuda/nvjitlink.map \
+		-Wl,-z,defs -o $@ $(BUILD)/runtime/cuda/nvjitlink.o $(BUILD)/runtime/fatbin.o -ldl
 
 # always relinked: make compares the link's target, so after a build in
 # another MODE it would otherwise keep pointing there
@@ -63,10 +86,10 @@ $(GEN)/version.h: VERSION
 $(BUILD)/tools/ptxemu.o: $(GEN)/version.h
 
 # generated code is compiled without -Werror's pickier warnings
-$(GEN)/%.o: $(GEN)/%.c
+$(GEN)/%.o: $(GEN)/%.c $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
 
-$(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
+$(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -92,6 +115,10 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxemu $(DESTDIR)$(PREFIX)/bin/ptxemu
+	install -d $(DESTDIR)$(PREFIX)/lib/ptxemu
+	install -m 755 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so.1
+	ln -sf libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so
+	install -m 755 $(NVJITLINK_LIB) $(DESTDIR)$(PREFIX)/lib/ptxemu/libnvJitLink.so.13
 	install -m 644 $(BUILD)/libptxemu.a $(DESTDIR)$(PREFIX)/lib/libptxemu.a
 	install -m 644 runtime/ptxemu.h parser/diag.h parser/ast.h vm/bc.h vm/ops.def vm/vm.h vm/mem.h $(DESTDIR)$(PREFIX)/include/ptxemu/
 	install -m 644 docs/ptxemu.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxemu.1

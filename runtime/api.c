@@ -32,12 +32,11 @@ static char *read_file(const char *path, size_t *len, diag_list *d)
     return buf;
 }
 
-ptxemu_module *ptxemu_load(const char *path, diag_list *diags, char **text_out, size_t *len_out)
+/* Parses and compiles `text` (taken over: freed on failure unless handed
+ * back through text_out). */
+static ptxemu_module *load_text(const char *path, char *text, size_t len, diag_list *diags,
+                                char **text_out, size_t *len_out)
 {
-    size_t len = 0;
-    char *text = read_file(path, &len, diags);
-    if (text_out) *text_out = NULL;
-    if (!text) return NULL;
     ast_module *am = ast_parse(path, text, len, diags);
     bc_module *bc = am ? bc_compile(am, diags) : NULL;
     if (!bc) {
@@ -53,6 +52,24 @@ ptxemu_module *ptxemu_load(const char *path, diag_list *diags, char **text_out, 
     m->ast = am;             /* the bytecode points at the AST's strings */
     bc->path = m->path;
     return m;
+}
+
+ptxemu_module *ptxemu_load(const char *path, diag_list *diags, char **text_out, size_t *len_out)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len, diags);
+    if (text_out) *text_out = NULL;
+    if (!text) return NULL;
+    return load_text(path, text, len, diags, text_out, len_out);
+}
+
+ptxemu_module *ptxemu_load_text(const char *name, const char *text, size_t len, diag_list *diags)
+{
+    char *copy = malloc(len + 1);
+    if (!copy) { diag_add(diags, DIAG_ERROR, name, 0, 0, "out of memory"); return NULL; }
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    return load_text(name, copy, len, diags, NULL, NULL);
 }
 
 void ptxemu_module_free(ptxemu_module *m)

@@ -95,6 +95,8 @@ typedef struct chk_result {
     vm_status status;            /* how schedule 0 ended */
     char end_msg[1024];          /* schedule 0's failure message, if it did not end ok */
     chk_site end_at;             /* where schedule 0 stopped, when it did not end ok (valid set) */
+    vm_fault end_fault;          /* schedule 0's own fault record (status, pc, thread, msg; report
+                                    dropped), for callers that map it (exec's CUDA errors) */
     uint64_t base_seed;
     const struct ptxemu_module *mod;  /* the module, to describe pcs */
     struct ptxemu_module *own_mod;    /* == mod when chk_run loaded it (freed with the result) */

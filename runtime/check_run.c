@@ -9,6 +9,7 @@
  * ends as after a plain launch.  The engine of one schedule is check.c.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 static int mem_copy(mem_space *dst, const mem_space *src)
 {
     *dst = *src;
+    dst->host_mapped = 0;        /* the copies are plain heap blocks at the same guest addresses */
     dst->allocs = calloc((size_t)(src->cap ? src->cap : 1), sizeof *dst->allocs);
     if (!dst->allocs) { mem_init(dst); return -1; }
     for (int i = 0; i < src->n; i++) {
@@ -293,6 +295,21 @@ static void report_activemask(chk_result *r, const chk_launch *X, const cmp_stat
              (unsigned long long)so->seed, (unsigned long long)cs->seed0);
 }
 
+/* A `schedule` finding for schedule k (seed) whose buffers differ: the
+ * launch's site, the message as given. */
+static void schedule_finding(chk_result *r, const chk_launch *X, uint64_t seed, int k, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void schedule_finding(chk_result *r, const chk_launch *X, uint64_t seed, int k, const char *fmt, ...)
+{
+    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", seed, k, 1);
+    if (!f) return;
+    chk_launch_site(X->m, X->kernel, &f->at);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+}
+
 static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, const chk_sched_out *so, int k)
 {
     if (so->status != VM_OK) return;
@@ -302,13 +319,10 @@ static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, co
             if (cs->cand.valid) report_activemask(r, X, cs, so, k);
             return;
         }
-        chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
-        if (!f) return;
-        chk_launch_site(X->m, X->kernel, &f->at);
-        snprintf(f->msg, sizeof f->msg,
-                 "the final contents of the buffers depend on the schedule: the blocks seed %llu checked leave "
-                 "different bytes than under the hardware-like schedule (first at 0x%llx)",
-                 (unsigned long long)so->seed, (unsigned long long)so->diff_addr);
+        schedule_finding(r, X, so->seed, k,
+                         "the final contents of the buffers depend on the schedule: the blocks seed %llu checked leave "
+                         "different bytes than under the hardware-like schedule (first at 0x%llx)",
+                         (unsigned long long)so->seed, (unsigned long long)so->diff_addr);
         return;
     }
     if (!cs->have) { cs->have = 1; cs->hash0 = so->hash; cs->seed0 = so->seed; return; }
@@ -317,14 +331,11 @@ static void compare_result(chk_result *r, const chk_launch *X, cmp_state *cs, co
         if (cs->cand.valid) report_activemask(r, X, cs, so, k);
         return;
     }
-    chk_finding *f = chk_add_finding(r, X->max_findings, CHK_SCHEDULE, "schedule", so->seed, k, 1);
-    if (!f) return;
-    chk_launch_site(X->m, X->kernel, &f->at);
-    snprintf(f->msg, sizeof f->msg,
-             "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
-             "seed %llu gives %016llx",
-             (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
-             (unsigned long long)so->hash);
+    schedule_finding(r, X, so->seed, k,
+                     "the final contents of the buffers depend on the schedule: seed %llu gives hash %016llx, "
+                     "seed %llu gives %016llx",
+                     (unsigned long long)cs->seed0, (unsigned long long)cs->hash0, (unsigned long long)so->seed,
+                     (unsigned long long)so->hash);
 }
 
 /* An adversarial schedule that traps, asserts or faults where the
@@ -451,6 +462,8 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     int code = PTXEMU_EXIT_OK;
     const chk_sched_out *s0 = &P.outs[0];
     if (s0->fault.bad_launch) {
+        r->end_fault = s0->fault;
+        r->end_fault.report = NULL;
         snprintf(r->end_msg, sizeof r->end_msg, "%s", s0->fault.msg);
         code = PTXEMU_EXIT_USAGE;
     } else {
@@ -472,6 +485,8 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
         r->schedules = nsched;
         r->status = s0->status;
         if (s0->status != VM_OK) {
+            r->end_fault = s0->fault;
+            r->end_fault.report = NULL;
             end_message(m, s0->status, &s0->fault, r->end_msg, sizeof r->end_msg);
             r->end_at.valid = 1;
             r->end_at.pc = s0->fault.pc;

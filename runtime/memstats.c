@@ -12,13 +12,15 @@
  *           distinct 4-byte words any bank holds; bank conflicts are the
  *           wavefronts beyond one per phase.
  *   global: one request per instruction; sectors are the distinct 32-byte
- *           sectors its lanes touch.
+ *           sectors its lanes touch (and, for the profiler, L1 tag requests
+ *           the distinct 128-byte lines, ideal sectors ceil(bytes / 32)).
  */
 #include <string.h>
 #include "memstats.h"
 
 #define NBANKS 32
 #define SECTOR 32
+#define LINE 128
 
 void rt_memstats_init(rt_memstats *s)
 {
@@ -55,15 +57,17 @@ static uint64_t shared_wavefronts(const rt_memstats *s, uint64_t *ideal)
     return total;
 }
 
-static uint64_t global_sectors(const rt_memstats *s)
+/* Distinct blocks of `unit` bytes the request's lanes touch (32: sectors,
+ * 128: cache lines, whose count is what Nsight Compute calls L1 tag requests). */
+static uint64_t global_blocks(const rt_memstats *s, uint64_t unit)
 {
-    uint64_t sec[BC_WARP * 4];
+    uint64_t blk[BC_WARP * 4];
     int n = 0;
     for (int i = 0; i < s->cur_n; i++)
-        for (uint64_t a = s->addr[i] / SECTOR; a <= (s->addr[i] + (uint64_t)s->size[i] - 1) / SECTOR; a++) {
+        for (uint64_t a = s->addr[i] / unit; a <= (s->addr[i] + (uint64_t)s->size[i] - 1) / unit; a++) {
             int k = 0;
-            while (k < n && sec[k] != a) k++;
-            if (k == n && n < BC_WARP * 4) sec[n++] = a;
+            while (k < n && blk[k] != a) k++;
+            if (k == n && n < BC_WARP * 4) blk[n++] = a;
         }
     return (uint64_t)n;
 }
@@ -71,17 +75,25 @@ static uint64_t global_sectors(const rt_memstats *s)
 void rt_memstats_finish(rt_memstats *s)
 {
     if (!s->cur_n) return;
+    rt_memstats_request q = { .pc = s->cur_pc, .space = s->cur_space, .write = s->cur_write, .lanes = s->cur_n };
+    for (int i = 0; i < s->cur_n; i++) q.bytes += (uint64_t)s->size[i];
     if (s->cur_space == BC_SP_SHARED) {
         uint64_t ideal, wf = shared_wavefronts(s, &ideal);
         if (s->cur_write) { s->shared_store_wavefronts += wf; s->shared_store_bank_conflicts += wf - ideal; }
         else { s->shared_load_wavefronts += wf; s->shared_load_bank_conflicts += wf - ideal; }
+        q.wavefronts = wf;
+        q.wavefronts_ideal = ideal;
     } else if (s->cur_space == BC_SP_GLOBAL) {
-        uint64_t sec = global_sectors(s);
+        uint64_t sec = global_blocks(s, SECTOR);
         if (s->cur_write) { s->global_store_requests++; s->global_store_sectors += sec; }
         else { s->global_load_requests++; s->global_load_sectors += sec; }
+        q.sectors = sec;
+        q.sectors_ideal = (q.bytes + SECTOR - 1) / SECTOR;
+        q.lines = global_blocks(s, LINE);
     }
     s->cur_n = 0;
     s->cur_lane = -1;
+    if (s->on_request && (q.space == BC_SP_SHARED || q.space == BC_SP_GLOBAL)) s->on_request(s->request_ctx, &q);
 }
 
 static void on_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,

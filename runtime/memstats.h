@@ -18,6 +18,17 @@
     X(global_load_requests) X(global_store_requests) \
     X(global_load_sectors) X(global_store_sectors)
 
+/* One warp-level request as it closes: what the profiler attributes to its pc. */
+typedef struct rt_memstats_request {
+    uint32_t pc;
+    int space, write;            /* BC_SP_SHARED or BC_SP_GLOBAL; a store */
+    int lanes;                   /* lanes that took part */
+    uint64_t bytes;              /* bytes the lanes asked for, all together */
+    uint64_t wavefronts, wavefronts_ideal;   /* shared: one ideal wavefront per phase */
+    uint64_t sectors, sectors_ideal;         /* global: 32-byte sectors; ideal = ceil(bytes / 32) */
+    uint64_t lines;              /* global: distinct 128-byte lines (L1 tag requests) */
+} rt_memstats_request;
+
 typedef struct rt_memstats {
 #define X(n) uint64_t n;
     RT_MEMSTATS(X)
@@ -28,6 +39,9 @@ typedef struct rt_memstats {
     int cur_lane, cur_space, cur_write, cur_n;
     uint64_t addr[BC_WARP];
     int size[BC_WARP];
+    /* optional: called with every request as it closes (the profiler) */
+    void (*on_request)(void *ctx, const rt_memstats_request *r);
+    void *request_ctx;
 } rt_memstats;
 
 void rt_memstats_init(rt_memstats *s);

@@ -46,6 +46,9 @@ typedef struct ptxemu_device {
  * holds the messages (positions refer to the returned *text_out, which the
  * caller frees, so it can render carets even on failure). */
 ptxemu_module *ptxemu_load(const char *path, diag_list *diags, char **text_out, size_t *len_out);
+/* The same from PTX text in memory (copied); `name` stands for the file in
+ * messages. */
+ptxemu_module *ptxemu_load_text(const char *name, const char *text, size_t len, diag_list *diags);
 void ptxemu_module_free(ptxemu_module *m);
 
 void ptxemu_device_init(ptxemu_device *d);

@@ -9,6 +9,8 @@
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
 #   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
+#   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
+#   profile    tests/profile: per-line counters vs Nsight Compute, formats, HTML in Chromium
 #   fuzzers    tests/fuzz/run.sh 10: each libFuzzer harness for 10 s (skipped without clang)
 #   conformance ../shared/conformance/cases (when the directory exists)
 #   sanitizer  the own cases and the conformance suite again under MODE=asan
@@ -41,8 +43,10 @@ suite "library API" bash tests/api/run.sh
 suite "guest memory bounds" bash tests/memory/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
+suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
+suite "profile vs Nsight Compute's source view (H100)" bash tests/profile/run.sh
 CONF=../shared/conformance/cases
 if [ -d "$CONF" ]; then
     suite "conformance (H200 goldens)" build/ptxemu test "$CONF"

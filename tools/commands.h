@@ -1,5 +1,5 @@
 /* commands.h — the `ptxemu` commands, one file each (run.c, test.c, dis.c,
- * check.c, debug.c), each defining its descriptor (name, summary, usage,
+ * check.c, debug.c, exec.c, profile.c), each defining its descriptor (name, summary, usage,
  * entry point).  Only the dispatcher (ptxemu.c) runs them: a command never
  * calls another (a command names only its own descriptor, for its usage).
  * Ownership: the descriptors are constant; argv is borrowed (a command may
@@ -14,5 +14,7 @@ extern const tool_command tool_cmd_test;    /* test.c */
 extern const tool_command tool_cmd_dis;     /* dis.c */
 extern const tool_command tool_cmd_check;   /* check.c */
 extern const tool_command tool_cmd_debug;   /* debug.c */
+extern const tool_command tool_cmd_exec;    /* exec.c */
+extern const tool_command tool_cmd_profile; /* profile.c */
 
 #endif

@@ -13,7 +13,7 @@
 #include "version.h"
 
 static const tool_command *const commands[] = {
-    &tool_cmd_run, &tool_cmd_test, &tool_cmd_dis, &tool_cmd_check, &tool_cmd_debug, NULL
+    &tool_cmd_run, &tool_cmd_test, &tool_cmd_dis, &tool_cmd_check, &tool_cmd_debug, &tool_cmd_exec, &tool_cmd_profile, NULL
 };
 
 static const tool_command *find_command(const char *name)

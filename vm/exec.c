@@ -356,7 +356,7 @@ static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64
     const uint8_t *host = NULL;
     *stride = 0;
     if (space == BC_SP_GENERIC) {      /* windows lie below the global base and are disjoint */
-        if (a0 >= MEM_GLOBAL_BASE) space = BC_SP_GLOBAL;
+        if (a0 >= MEM_GLOBAL_BASE || a0 < MEM_PARAM_WINDOW) space = BC_SP_GLOBAL;   /* below: host-mapped space */
         else if (a0 - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_SHARED, off = MEM_SHARED_WINDOW;
         else if (a0 - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) space = BC_SP_LOCAL, off = MEM_LOCAL_WINDOW;
         else return 0;
@@ -418,9 +418,7 @@ static vm_status mem_fault(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint
     char where[320];
     int rs = space;
     uint64_t ra = a;
-    vm_resolve(L, space, a, &rs, &ra);
-    if (space == BC_SP_GENERIC && rs == BC_SP_GLOBAL && a < MEM_GLOBAL_BASE - MEM_WINDOW_SIZE * 8)
-        rs = BC_SP_GENERIC;                      /* below every window and allocation: say it as given */
+    vm_resolve(L, space, a, &rs, &ra);        /* outside every window: global (maybe host-mapped) memory */
     char gen[48] = "";
     if (space == BC_SP_GENERIC && rs != BC_SP_GLOBAL && rs != BC_SP_GENERIC)
         snprintf(gen, sizeof gen, "generic address 0x%llx, ", (unsigned long long)a);

@@ -3,7 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "mem.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
 void mem_init(mem_space *s)
 {
@@ -11,9 +17,45 @@ void mem_init(mem_space *s)
     s->next = MEM_GLOBAL_BASE;
 }
 
+void mem_init_host_mapped(mem_space *s)
+{
+    mem_init(s);
+    s->host_mapped = 1;
+    s->next = MEM_HOST_MAPPED_BASE;
+}
+
+static uint64_t page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (uint64_t)p : 4096u;
+}
+
+/* Host storage of n bytes for an allocation at guest address *base (a
+ * host-mapped space may move *base past a range something else holds). */
+static uint8_t *host_storage(mem_space *s, uint64_t *base, uint64_t n)
+{
+    if (!s->host_mapped) return calloc(1, n ? n : 1);
+    uint64_t pg = page_size(), len = ((n ? n : 1) + pg - 1) & ~(pg - 1);
+    for (int tries = 0; tries < 64 && *base + len <= MEM_HOST_MAPPED_END; tries++) {
+        void *p = mmap((void *)(uintptr_t)*base, len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+        if (p == (void *)(uintptr_t)*base) return p;
+        if (p != MAP_FAILED) munmap(p, len);     /* an old kernel ignored the hint */
+        *base += len + (1ull << 30);             /* taken: skip ahead */
+    }
+    return NULL;
+}
+
+static void host_release(mem_space *s, mem_alloc *a)
+{
+    if (!s->host_mapped) { free(a->host); return; }
+    uint64_t pg = page_size();
+    if (a->host) munmap(a->host, ((a->size ? a->size : 1) + pg - 1) & ~(pg - 1));
+}
+
 void mem_destroy(mem_space *s)
 {
-    for (int i = 0; i < s->n; i++) free(s->allocs[i].host);
+    for (int i = 0; i < s->n; i++) if (s->allocs[i].live) host_release(s, &s->allocs[i]);
     free(s->allocs);
     memset(s, 0, sizeof *s);
 }
@@ -28,10 +70,11 @@ uint64_t mem_alloc_bytes(mem_space *s, uint64_t n, const char *name)
         s->allocs = na;
         s->cap = nc;
     }
-    uint8_t *host = calloc(1, n ? n : 1);
-    if (!host) return 0;
     uint64_t base = s->next;
-    s->next = (base + (n ? n : 1) + MEM_GUARD_GAP + MEM_ALLOC_ALIGN - 1) & ~(uint64_t)(MEM_ALLOC_ALIGN - 1);
+    uint8_t *host = host_storage(s, &base, n);
+    if (!host) return 0;
+    uint64_t align = s->host_mapped ? page_size() : MEM_ALLOC_ALIGN;
+    s->next = (base + (n ? n : 1) + MEM_GUARD_GAP + align - 1) & ~(align - 1);
     mem_alloc a = { base, n, host, name, 1 };
     s->allocs[s->n++] = a;             /* bases only grow: the array stays sorted */
     s->total += n;
@@ -43,7 +86,7 @@ int mem_free(mem_space *s, uint64_t addr)
     for (int i = 0; i < s->n; i++) {
         if (s->allocs[i].base != addr || !s->allocs[i].live) continue;
         s->allocs[i].live = 0;
-        free(s->allocs[i].host);
+        host_release(s, &s->allocs[i]);
         s->allocs[i].host = NULL;
         s->total -= s->allocs[i].size;
         return 0;

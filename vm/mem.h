@@ -37,9 +37,20 @@ typedef struct mem_space {
     uint64_t next;             /* next free guest address */
     uint64_t total;            /* live bytes */
     uint64_t limit;            /* cap on total (0: none) */
+    int host_mapped;           /* guest address == host address (mem_init_host_mapped) */
 } mem_space;
 
+/* The region where a host-mapped space places its allocations: far above
+ * the program, its heap and its libraries, below the generic windows. */
+#define MEM_HOST_MAPPED_BASE 0x0000200000000000ull
+#define MEM_HOST_MAPPED_END  0x0000300000000000ull
+
 void mem_init(mem_space *s);
+/* A space whose allocations are mapped at their guest address in this
+ * process (page-aligned, an unmapped guard page after each), so host code
+ * can use guest pointers directly (`ptxemu exec`: device, managed and
+ * pinned memory).  Addresses start at MEM_HOST_MAPPED_BASE. */
+void mem_init_host_mapped(mem_space *s);
 void mem_destroy(mem_space *s);
 /* Allocates n zeroed bytes; returns the guest address or 0 on failure. */
 uint64_t mem_alloc_bytes(mem_space *s, uint64_t n, const char *name);

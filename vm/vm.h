@@ -122,7 +122,8 @@ typedef struct vm_hooks {
     void (*misuse)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                    const char *kind, const char *msg);
     /* before each instruction a lane group issues; nonzero pauses the launch
-     * before it (vm_launch_step returns VM_PAUSED and can be called again) */
+     * before it (vm_launch_step returns VM_PAUSED and can be called again);
+     * `lanes` are those whose guard holds, L->group the whole issuing group */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
     /* resident == 1 only, read from vm_config.hooks: before block `linear`
      * starts, returns the hooks in force for it (NULL: none, so the block
@@ -253,7 +254,8 @@ struct vm_launch {
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
     const vm_hooks *hooks0;    /* vm_config.hooks as given (hooks.select may swap cfg.hooks per block) */
-    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it) */
+    uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it:
+                                  the step hook's `lanes` are those of it whose guard holds) */
 };
 
 /* Places the module's variables in mem (once per module per mem_space):
