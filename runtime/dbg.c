@@ -4,6 +4,7 @@
  * file of the debugger that writes output. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -901,6 +902,9 @@ static void cmd_list(dbg_session *s, const char *arg)
             if (dbg_resolve_loc(s, arg, &b, msg, sizeof msg)) { say(s, "%s\n", msg); return; }
             center = s->m->code[b.pcs[0]].line;
             free(b.pcs);
+        } else if (n < 1 || n > INT_MAX - 16) {
+            say(s, "Line number %s is out of range for \"%s\".\n", arg, dbg_base_name(s->m->path));
+            return;
         } else center = (int)n;
     } else if (w) center = s->m->code[w->pc[s->flane]].line;
     else center = s->m->funcs[s->P.kernel].line;

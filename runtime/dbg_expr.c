@@ -264,7 +264,7 @@ static int eval_primary(ectx *e, dbg_val *out)
     }
     if (c == '-') { e->p++; if (eval_primary(e, out)) return -1;
         if (is_float(out->t)) { double d = -to_double(*out); memcpy(&out->v, &d, 8); out->t = AST_T_F64; }
-        else { out->v = (uint64_t)-dbg_to_int(*out); if (is_unsigned(out->t)) out->t = dbg_type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
+        else { out->v = 0 - (uint64_t)dbg_to_int(*out); if (is_unsigned(out->t)) out->t = dbg_type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
         return 0; }
     if (c == '~') { e->p++; if (eval_primary(e, out)) return -1; out->v = ~out->v; return 0; }
     if (c == '!' && e->p[1] != '=') {
@@ -315,8 +315,9 @@ static dbg_val arith(char op, dbg_val a, dbg_val b, int *bad)
     case '+': r.v = ux + uy; break;
     case '-': r.v = ux - uy; break;
     case '*': r.v = ux * uy; break;
-    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : (uint64_t)(x / y); break;
-    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : (uint64_t)(x % y); break;
+    /* signed x / -1 is -x, wrapping (INT64_MIN / -1 traps in C) */
+    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : y == -1 ? 0 - ux : (uint64_t)(x / y); break;
+    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : y == -1 ? 0 : (uint64_t)(x % y); break;
     case '&': r.v = ux & uy; break;
     case '|': r.v = ux | uy; break;
     case '^': r.v = ux ^ uy; break;
