@@ -75,6 +75,7 @@ opts() {   # libFuzzer options per harness
     case $1 in
         front|vm) echo "-dict=tests/fuzz/ptx.dict -max_len=65536";;
         vmgen) echo "-max_len=1024 -len_control=0";;
+        dbg) echo "-dict=tests/fuzz/dbg.dict -max_len=8192";;
         *) echo "-max_len=8192";;
     esac
 }
