@@ -7,8 +7,10 @@
  * fixed prologue that puts the parameter buffers, the shared arrays, local
  * memory and their generic addresses in registers.  The module is compiled
  * and launched as fuzz_vm.c does (2 CTAs of 64 threads, 256-byte zeroed
- * buffers, 256 bytes of dynamic shared memory, an instruction limit).  Text
- * mutation (fuzz_vm) mostly breaks the syntax; this one mostly runs. */
+ * buffers, 256 bytes of dynamic shared memory, an instruction limit); an
+ * input whose size is 3 mod 4 runs under the checker instead (chk_run_launch:
+ * 3 schedules of 0.2 s, one host thread, the text report to /dev/null).
+ * Text mutation (fuzz_vm) mostly breaks the syntax; this one mostly runs. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,9 @@
 #include "ast.h"
 #include "bc.h"
 #include "builtins.h"
+#include "check.h"
 #include "diag.h"
+#include "ptxemu.h"
 #include "mem.h"
 #include "vm.h"
 
@@ -125,7 +129,9 @@ static size_t emit(char *out, size_t cap, const char *t, rd *r, int ninsns)
 #undef PUT
 }
 
-static void run(const bc_module *bc, int k)
+static FILE *sink;
+
+static void run(const bc_module *bc, int k, const ptxemu_module *pm, int checked)
 {
     const bc_func *f = &bc->funcs[k];
     mem_space mem;
@@ -152,11 +158,25 @@ static void run(const bc_module *bc, int k)
         cfg.timeout = 0.5;
         cfg.seed = 1;
         cfg.builtins = &rt_builtins_printf;
-        vm_fault fault;
-        uint64_t insns = 0;
-        memset(&fault, 0, sizeof fault);
-        vm_run(bc, &mem, var_addr, k, &cfg, &fault, &insns);
-        free(fault.report);
+        if (checked) {
+            chk_opts o;
+            memset(&o, 0, sizeof o);
+            o.schedules = 3;
+            o.timeout = 0.2;
+            o.jobs = 1;
+            chk_result r;
+            memset(&r, 0, sizeof r);
+            chk_run_launch(pm, k, &cfg, &mem, var_addr, &o, &r);
+            if (!sink) sink = fopen("/dev/null", "w");
+            chk_write_text(&r, sink, "fuzz");
+            chk_result_free(&r);
+        } else {
+            vm_fault fault;
+            uint64_t insns = 0;
+            memset(&fault, 0, sizeof fault);
+            vm_run(bc, &mem, var_addr, k, &cfg, &fault, &insns);
+            free(fault.report);
+        }
     }
     free(var_addr);
     mem_destroy(&mem);
@@ -189,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (bc) {
         int k = bc_find_func(bc, "k");
-        if (k >= 0) run(bc, k);
+        ptxemu_module pm = { .path = (char *)"vmgen.ptx", .text = text, .len = n, .bc = bc, .ast = am };
+        if (k >= 0) run(bc, k, &pm, size % 4 == 3);
         bc_module_free(bc);
     }
     if (am) ast_module_free(am);
