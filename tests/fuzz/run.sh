@@ -92,6 +92,8 @@ report() {   # report NAME STATUS
     local h=$1 rc=$2 log=$O/log/$1.log
     local last; last=$(grep -E '^#[0-9]+.*(cov|ft):' "$log" | tail -n 1)
     local stats; stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | sed 's/stat:://' | tr '\n' ' ')
+    # fork mode keeps going after a finding and exits 0: its "oom/timeout/crash: A/B/C" counts tell
+    if [ "$rc" = 0 ] && echo "$last" | grep -qE 'oom/timeout/crash: ([1-9]|0/[1-9]|0/0/[1-9])'; then rc=1; fi
     if [ "$rc" = 0 ]; then echo "PASS fuzz_$h ${SECONDS_EACH}s: $last | $stats"; pass=$((pass + 1))
     else
         echo "FAIL fuzz_$h (exit $rc): finding in $(ls -t "$O/artifacts/$h/" 2>/dev/null | head -n 1 | sed "s|^|$O/artifacts/$h/|")"
