@@ -398,7 +398,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
                  (unsigned long long)nthreads);
     else if (L->shared_dyn_base + L->cfg.dyn_shared > VM_MAX_SHARED)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %llu bytes of shared memory per block (%llu static + %llu "
-                 "dynamic); a block may have at most %u (227 KB) on the H100/H200", k->name,
+                 "dynamic); a block may have at most %u (227 KB) on the H100/H200: ask for less dynamic shared memory", k->name,
                  (unsigned long long)(L->shared_dyn_base + L->cfg.dyn_shared),
                  (unsigned long long)L->shared_static, (unsigned long long)L->cfg.dyn_shared, VM_MAX_SHARED);
     else if ((uint64_t)k->frame_size > L->cfg.local_size)
