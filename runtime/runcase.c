@@ -169,6 +169,7 @@ static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_mod
     cfg->cta_order_seed = o->cta_order_seed;
     cfg->slice = o->slice;
     cfg->resident = o->resident;
+    cfg->jobs = o->jobs;
     return PTXEMU_EXIT_OK;
 }
 
@@ -210,10 +211,18 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
         else
             snprintf(r->msg, sizeof r->msg, "%s: %s\n  at %s", vm_status_name(r->status), r->fault.msg, where);
     }
+    /* FNV-1a over 8-byte words (then the tail bytes): a byte at a time cost
+     * more than short launches over big buffers */
     r->buffers_hash = 1469598103934665603ull;
     for (int i = 0; i < c->nbuffers; i++) {
         const uint8_t *p = mem_xlate(&dev.mem, bufaddr[i], c->buffers[i].size);
-        for (size_t j = 0; p && j < c->buffers[i].size; j++) r->buffers_hash = (r->buffers_hash ^ p[j]) * 1099511628211ull;
+        size_t n = p ? c->buffers[i].size : 0, j = 0;
+        for (; j + 8 <= n; j += 8) {
+            uint64_t v;
+            memcpy(&v, p + j, 8);
+            r->buffers_hash = (r->buffers_hash ^ v) * 1099511628211ull;
+        }
+        for (; j < n; j++) r->buffers_hash = (r->buffers_hash ^ p[j]) * 1099511628211ull;
     }
     if (do_dumps(c, o, &dev, bufaddr, r)) { code = PTXEMU_EXIT_USAGE; goto done; }
     if (check && !rt_case_has_expectations(c)) {

@@ -27,6 +27,7 @@ typedef struct rt_run_opts {
     uint64_t cta_order_seed;     /* vm_config.cta_order_seed (0: linear CTA order) */
     int slice;                   /* vm_config.slice (0: default) */
     int resident;                /* vm_config.resident: CTAs in flight (0: default) */
+    int jobs;                    /* vm_config.jobs: host threads per launch (0 or 1: one) */
     int memstats;                /* count memory statistics (when no hooks are given);
                                     with `check`, compare expect-stat lines too */
     const ptxemu_module *module; /* the case's module, already loaded (borrowed; the

@@ -1,22 +1,83 @@
 #!/usr/bin/env bash
-# tests/bench.sh — `make bench`: wall time and lane-instructions per second
-# for the kernels in tests/bench/ (matmul, reduction, histogram, scan, calls,
-# warp_divergent), best of 3.  Numbers and method: docs/PERFORMANCE.md.
+# tests/bench.sh — `make bench`: for each kernel in tests/bench/*.txt, best of
+# $BENCH_REPS runs (default 3) of `ptxemu run CASE --time`, on one host thread
+# (--jobs 1) and on every core (--jobs N, N = nproc): lane-instructions, wall
+# time, M lane-instructions/s, peak RSS, and the ratio of the all-cores time
+# to a native C version of the same algorithm (tests/bench/native/, named by
+# a "# native: FILE.c" line in the case file; built here with gcc -O2 and run
+# on one core).  Numbers and method: docs/PERFORMANCE.md.
+#
+# Each column is one function below (run_stats, native_secs); a row is
+# printed by print_row, so a new measurement is a function and a column.
+#
+#   BENCH_REPS=5 make bench        more repetitions
+#   bash tests/bench.sh matmul     only the benchmarks whose name contains "matmul"
 set -u
 cd "$(dirname "$0")/.." || exit 2
-for c in tests/bench/*.txt; do
-    best=""
-    for i in 1 2 3; do
-        line=$(build/ptxemu run "$c" --time 2>&1 >/dev/null | grep 'lane-instructions in')
-        rate=$(echo "$line" | sed -E 's/.*: ([0-9.]+) M lane.*/\1/')
-        if [ -z "$best" ] || awk "BEGIN{exit !($rate > $best)}"; then best=$rate; bline=$line; fi
+P=build/ptxemu
+REPS=${BENCH_REPS:-3}
+NCPU=$(nproc 2>/dev/null || echo 1)
+NATIVE_DIR=build/bench
+FILTER=${1:-}
+mkdir -p "$NATIVE_DIR"
+
+# run_stats CASE JOBS -> "INSNS SECS RSS_MB" of the fastest of REPS runs
+run_stats() {
+    local c=$1 jobs=$2 best="" line secs
+    for _ in $(seq "$REPS"); do
+        line=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null | grep 'lane-instructions in')
+        [ -n "$line" ] || { echo "- - -"; return; }
+        secs=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s.*/\1/')
+        if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; bline=$line; fi
     done
-    printf '%-28s %s\n' "$(basename "$c" .txt)" "${bline#ptxemu: }"
+    echo "$bline" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/'
+}
+
+# native_secs CASE -> best time in seconds of the case's native C version, or "-"
+native_secs() {
+    local src name bin out best=""
+    src=$(sed -n 's/^# native: *//p' "$1" | head -n 1)
+    [ -n "$src" ] && [ -f "tests/bench/native/$src" ] || { echo "-"; return; }
+    name=$(basename "$src" .c); bin=$NATIVE_DIR/native_$name
+    if [ ! -x "$bin" ] || [ "tests/bench/native/$src" -nt "$bin" ]; then
+        gcc -O2 -std=gnu11 -o "$bin" "tests/bench/native/$src" 2>/dev/null || { echo "-"; return; }
+    fi
+    for _ in $(seq "$REPS"); do
+        out=$("$bin" | cut -d' ' -f1)
+        if [ -z "$best" ] || awk "BEGIN{exit !($out < $best)}"; then best=$out; fi
+    done
+    echo "$best"
+}
+
+mrate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s / 1e6; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+print_header() {
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' workload lane-insns \
+        "1 thr s" "M/s" "$NCPU thr s" "M/s" speedup "RSS MB" "native s" "/native"
+}
+
+# print_row NAME INSNS SECS1 SECSN RSS NATIVE
+print_row() {
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' "$1" "$2" "$3" "$(mrate "$2" "$3")" \
+        "$4" "$(mrate "$2" "$4")" "$(ratio "$3" "$4")" "$5" "$6" "$(ratio "$4" "$6")"
+}
+
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $NCPU cores, load:$(uptime | sed 's/.*load average://')"
+print_header
+for c in tests/bench/*.txt; do
+    name=$(basename "$c" .txt)
+    case "$name" in *"$FILTER"*) ;; *) continue ;; esac
+    read -r insns s1 rss1 < <(run_stats "$c" 1)
+    read -r _ sn rssn < <(run_stats "$c" "$NCPU")
+    rss=$(awk -v a="$rss1" -v b="$rssn" 'BEGIN { print (b > a ? b : a) }')
+    print_row "$name" "$insns" "$s1" "$sn" "$rss" "$(native_secs "$c")"
 done
 
 # The checker: the default `ptxemu check` (12 schedules, every core) against a plain run of the
-# same case, best of 3 wall-clock runs each (cpu: user+sys time of those runs); the issue-9 target
-# is a check/run ratio of 20x or less summed over matmul, reduce, scan and histogram.
+# same case (every core, as both default to; and on one thread, as the plain run was before
+# --jobs), best of 3 wall-clock runs each (cpu: user+sys time of those runs); the issue-9
+# target is a check/run ratio of 20x or less summed over matmul, reduce, scan and histogram.
 best() {   # best WALL CPU of 3 runs of "$@" (seconds)
     local bw="" bc=""
     for i in 1 2 3; do
@@ -30,15 +91,17 @@ best() {   # best WALL CPU of 3 runs of "$@" (seconds)
 }
 echo
 echo "checker (ptxemu check, default 12 schedules) against ptxemu run, best of 3:"
-sr=0 sc=0 scr=0 scc=0
+sr=0 sc=0 scr=0 scc=0 sr1=0
 for k in matmul reduce scan histogram; do
     c=tests/bench/$k.txt
     read rw rc < <(best build/ptxemu run "$c")
+    read r1w _ < <(best build/ptxemu run "$c" --jobs 1)
     read cw cc < <(best build/ptxemu check "$c")
-    printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx)\n' "$k" "$rw" "$cw" \
-        "$(awk "BEGIN{print $cw / ($rw > 0 ? $rw : 0.01)}")" "$(awk "BEGIN{print $cc / ($rc > 0 ? $rc : 0.01)}")"
-    sr=$(awk "BEGIN{print $sr + $rw}"); sc=$(awk "BEGIN{print $sc + $cw}")
+    printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx)\n' "$k" "$rw" "$cw" \
+        "$(awk "BEGIN{print $cw / ($rw > 0 ? $rw : 0.01)}")" "$(awk "BEGIN{print $cc / ($rc > 0 ? $rc : 0.01)}")" \
+        "$(awk "BEGIN{print $cw / ($r1w > 0 ? $r1w : 0.01)}")"
+    sr=$(awk "BEGIN{print $sr + $rw}"); sc=$(awk "BEGIN{print $sc + $cw}"); sr1=$(awk "BEGIN{print $sr1 + $r1w}")
     scr=$(awk "BEGIN{print $scr + $rc}"); scc=$(awk "BEGIN{print $scc + $cc}")
 done
-printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx; target 20x)\n' "sum" "$sr" "$sc" \
-    "$(awk "BEGIN{print $sc / $sr}")" "$(awk "BEGIN{print $scc / ($scr > 0 ? $scr : 0.01)}")"
+printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx; target 20x)\n' "sum" "$sr" "$sc" \
+    "$(awk "BEGIN{print $sc / $sr}")" "$(awk "BEGIN{print $scc / ($scr > 0 ? $scr : 0.01)}")" "$(awk "BEGIN{print $sc / $sr1}")"

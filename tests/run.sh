@@ -43,6 +43,7 @@ suite "library API" bash tests/api/run.sh
 suite "guest memory bounds" bash tests/memory/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
+suite "parallel launches (--jobs)" bash tests/par/run.sh
 suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh
@@ -57,7 +58,7 @@ fi
 echo "== sanitizer build (MODE=asan)"
 if make -s MODE=asan build/asan/ptxemu >"$log" 2>&1; then
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-    suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels
+    suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels tests/par/cases
     [ -d "$CONF" ] && suite "conformance under ASan/UBSan" build/asan/ptxemu test "$CONF"
     suite "guest memory bounds under ASan/UBSan" env PTXEMU=build/asan/ptxemu bash tests/memory/run.sh
 else

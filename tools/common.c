@@ -162,8 +162,19 @@ int tool_parse_run_opt(const char *a, const char *v, rt_run_opts *o, const char 
     else if (!strcmp(a, "--stack")) o->local_size = (uint32_t)strtoul(v, NULL, 0);
     else if (!strcmp(a, "--load")) { if (*nlibs < 16) libs[(*nlibs)++] = v; }
     else if (!strcmp(a, "--resident")) o->resident = atoi(v);
-    else return -1;
+    else if (!strcmp(a, "--jobs")) {
+        char *end;
+        long n = strtol(v, &end, 0);
+        if (*end || end == v || n < 1 || n > TOOL_MAX_JOBS) return -2;
+        o->jobs = (int)n;
+    } else return -1;
     return 0;
+}
+
+int tool_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }
 
 int tool_is_option(const tool_command *c, const char *arg)

@@ -40,7 +40,8 @@ const tool_command tool_cmd_exec = {
         "                 printed on stderr when the program exits, and the exit status is 1\n"
         "  --profile DIR  profile every kernel (docs/PROFILING.md): one profile per kernel, summed\n"
         "                 over its launches, written as DIR/KERNEL.json and DIR/KERNEL.html\n"
-        "  --jobs N       reserved (accepted; launches run on one thread)\n"
+        "  --jobs N       run the blocks of each launch on N host threads (default: every core;\n"
+        "                 results are those of --jobs 1); with --check, N schedules at once\n"
         "  --timeout S    stop a kernel launch that runs longer than S seconds (the program\n"
         "                 sees cudaErrorLaunchTimeout)\n"
         "  --report PATH  write the findings and faults as JSON, or SARIF for a .sarif path\n"
@@ -93,7 +94,13 @@ static int parse_opts(int argc, char **argv, exec_opts *o, int *first)
         if (a[0] != '-') break;
         if (!strcmp(a, "--check")) o->check = 1;
         else if (!strcmp(a, "--trace")) o->trace = 1;
-        else if (!strcmp(a, "--jobs") && i + 1 < argc) o->jobs = atoi(argv[++i]);
+        else if (!strcmp(a, "--jobs") && i + 1 < argc) {
+            rt_run_opts ro;
+            memset(&ro, 0, sizeof ro);
+            if (tool_parse_run_opt(a, argv[++i], &ro, NULL, NULL))
+                return tool_usage_error(&tool_cmd_exec, "--jobs wants a number from 1 to %d, not '%s'", TOOL_MAX_JOBS, argv[i]);
+            o->jobs = ro.jobs;
+        }
         else if (!strcmp(a, "--timeout") && i + 1 < argc) o->timeout = atof(argv[++i]);
         else if (!strcmp(a, "--report") && i + 1 < argc) o->report = argv[++i];
         else if (!strcmp(a, "--profile") && i + 1 < argc) o->profile = argv[++i];

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include "tools.h"
 #include "commands.h"
@@ -37,9 +38,12 @@ const tool_command tool_cmd_run = {
         "  --load LIB.so          host library for .extern functions (repeatable)\n"
         "  --resident N           keep N blocks in flight at once (inter-block waits; default 1,\n"
         "                         or the whole grid of up to 64 blocks for a kernel using grid-wide sync)\n"
+        "  --jobs N               run the blocks of the launch on N host threads (default: every\n"
+        "                         core); results are those of --jobs 1 (see docs/PERFORMANCE.md)\n"
         "  --seed S               the launch's seed (no run-time behaviour depends on it yet)\n"
         "  --stats                print the launch's memory statistics (see README)\n"
-        "  --time                 print the run time and lane-instructions per second\n"
+        "  --time                 print the run time, lane-instructions per second, peak memory\n"
+        "                         and the host threads the launch ran on (and why only one)\n"
         "  -h, --help             print this help\n"
         "\n"
         "exit status: 0 ok, 1 expectation mismatch, 2 usage or case-file error, 3 PTX error,\n"
@@ -56,6 +60,7 @@ static int run_main(int argc, char **argv)
     if (e) return e;
     rt_run_opts o;
     memset(&o, 0, sizeof o);
+    o.jobs = tool_default_jobs();
     const char *libs[16];
     int nlibs = 0;
     rt_dump dumps[32];
@@ -82,9 +87,13 @@ static int run_main(int argc, char **argv)
             *eq = 0;
             dumps[nd].name = argv[i + 1];
             dumps[nd++].path = eq + 1;
-        } else if (tool_parse_run_opt(argv[i], argv[i + 1], &o, libs, &nlibs)) {
-            rt_case_free(&c);
-            return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
+        } else {
+            int pr = tool_parse_run_opt(argv[i], argv[i + 1], &o, libs, &nlibs);
+            if (pr) {
+                rt_case_free(&c);
+                if (pr == -2) return tool_usage_error(cmd, "%s wants a number from 1 to %d, not '%s'", argv[i], TOOL_MAX_JOBS, argv[i + 1]);
+                return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
+            }
         }
         i++;
     }
@@ -105,8 +114,12 @@ static int run_main(int argc, char **argv)
     }
     if (timing) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s\n",
-                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s, peak RSS %.1f MB\n",
+                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0, ru.ru_maxrss / 1024.0);
+        fprintf(stderr, "ptxemu: ran on %d host thread%s%s%s\n", r.fault.threads, r.fault.threads == 1 ? "" : "s",
+                r.fault.threads_note[0] ? ": " : "", r.fault.threads_note);
     }
     if (r.out.len) fwrite(r.out.data, 1, r.out.len, stdout);
     fflush(stdout);

@@ -84,8 +84,27 @@ static double now(void)
 /* The child: runs one case and writes "P" or "F<reason>" to fd. */
 static int g_stats;   /* --stats: compare expect-stat lines too */
 static int g_resident;   /* --resident N: blocks in flight */
+static rt_run_opts g_opts;   /* --jobs N (jobs 0: not given) */
+static int g_digest;     /* --digest: each line ends with a digest of everything the launch produced */
 
-static void child(const tcase *t, double timeout, int fd)
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* " [status insns buffers stdout message]": equal digests, equal results. */
+static void digest(const rt_run_result *r, int code, char *buf, size_t len)
+{
+    uint64_t h = fnv(1469598103934665603ull, r->out.data ? r->out.data : "", r->out.len);
+    uint64_t hm = fnv(1469598103934665603ull, r->msg, strlen(r->msg));
+    if (r->fault.report) hm = fnv(hm, r->fault.report, strlen(r->fault.report));
+    snprintf(buf, len, " [%d %s %llu %016llx %016llx %016llx]", code, vm_status_name(r->status), (unsigned long long)r->insns,
+             (unsigned long long)r->buffers_hash, (unsigned long long)h, (unsigned long long)hm);
+}
+
+static void child(const tcase *t, double timeout, int threads, int fd)
 {
     rt_case c;
     diag_list d;
@@ -100,10 +119,13 @@ static void child(const tcase *t, double timeout, int fd)
         o.timeout = timeout;
         o.memstats = g_stats;
         o.resident = g_resident;
+        o.jobs = threads;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
         int code = rt_run_case(&c, &o, 1, &r, &pd);
+        char dg[160] = "";
+        if (g_digest) digest(&r, code, dg, sizeof dg);
         if (code == 0 && r.unchecked)
             snprintf(out, sizeof out, "Uno expectation; ended with %s%s%s", vm_status_name(r.status),
                      r.status ? ": " : "", r.status ? r.fault.msg : "");
@@ -111,6 +133,11 @@ static void child(const tcase *t, double timeout, int fd)
         else if (code == PTXEMU_EXIT_PTX && pd.n)
             snprintf(out, sizeof out, "F%s:%d:%d: %s", pd.v[0].file ? pd.v[0].file : "?", pd.v[0].line, pd.v[0].col, pd.v[0].msg);
         else snprintf(out, sizeof out, "F%s", r.msg);
+        if (dg[0]) {
+            size_t n = strlen(out);
+            if (n + strlen(dg) >= sizeof out) n = sizeof out - 1 - strlen(dg);
+            snprintf(out + n, sizeof out - n, "%s", dg);
+        }
         rt_run_result_free(&r);
         diag_list_free(&pd);
         rt_case_free(&c);
@@ -121,7 +148,8 @@ static void child(const tcase *t, double timeout, int fd)
     diag_list_free(&d);
 }
 
-static void start(tcase *t, double timeout)
+/* Starts case t in a child process whose launch uses `threads` host threads. */
+static void start(tcase *t, double timeout, int threads)
 {
     int p[2];
     if (pipe(p)) { fprintf(stderr, "ptxemu test: cannot create a pipe for %s (%s); try a smaller -j\n", t->name, strerror(errno)); exit(PTXEMU_EXIT_USAGE); }
@@ -130,7 +158,7 @@ static void start(tcase *t, double timeout)
     t->pid = fork();
     if (t->pid == 0) {
         close(p[0]);
-        child(t, timeout, p[1]);
+        child(t, timeout, threads, p[1]);
         _exit(0);
     }
     close(p[1]);
@@ -165,11 +193,16 @@ const tool_command tool_cmd_test = {
         "\n"
         "options:\n"
         "  -j JOBS                cases run at once (default: the number of CPUs)\n"
+        "  --jobs N               host threads each launch runs its blocks on (as in 'run'; default:\n"
+        "                         the CPUs shared among the cases in flight, so the last cases\n"
+        "                         or a lone big one use every core); results do not depend on it\n"
         "  --shard K/N            run only the K-th of N shares of the cases (1 <= K <= N)\n"
         "  --timeout S            stop each case after S seconds (default 120)\n"
         "  --stats                also compare expect-stat lines (memory statistics, see README)\n"
         "  --resident N           keep N blocks in flight at once\n"
         "  -v                     print each passing case's run time\n"
+        "  --digest               end each line with a digest of the launch's results (status,\n"
+        "                         instruction count, buffers, stdout, message), to compare runs\n"
         "  -h, --help             print this help\n"
         "\n"
         "exit status: 0 all passed, 1 some case failed, 2 usage\n",
@@ -180,7 +213,8 @@ static int test_main(int argc, char **argv)
 {
     const tool_command *cmd = &tool_cmd_test;
     tlist l = { NULL, 0, 0 };
-    int shard_k = 0, shard_n = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    const int ncpu = tool_default_jobs();
+    int shard_k = 0, shard_n = 0, jobs = ncpu;
     double timeout = 120;
     int verbose = 0;
     for (int i = 0; i < argc; i++) {
@@ -191,8 +225,14 @@ static int test_main(int argc, char **argv)
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) jobs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (!strcmp(argv[i], "--digest")) g_digest = 1;
         else if (!strcmp(argv[i], "--stats")) g_stats = 1;
         else if (!strcmp(argv[i], "--resident") && i + 1 < argc) g_resident = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+            if (tool_parse_run_opt(argv[i], argv[i + 1], &g_opts, NULL, NULL))
+                return tool_usage_error(cmd, "--jobs wants a number from 1 to %d, not '%s'", TOOL_MAX_JOBS, argv[i + 1]);
+            i++;
+        }
         else if (argv[i][0] == '-' && tool_is_option(cmd, argv[i])) return tool_usage_error(cmd, "option '%s' needs a value", argv[i]);
         else if (argv[i][0] == '-') return tool_usage_error(cmd, "unknown option '%s'", argv[i]);
         else {
@@ -226,7 +266,14 @@ static int test_main(int argc, char **argv)
     }
     int next = 0, printed = 0, running = 0, passed = 0, failed = 0, unchecked = 0;
     while (printed < l.n) {
-        while (running < jobs && next < l.n) { start(&l.v[next++], timeout); running++; }
+        while (running < jobs && next < l.n) {
+            /* the cores are shared among the cases in flight: many cases run a
+             * thread each, the last ones (or a lone big one) get the rest */
+            int in_flight = l.n - next + running < jobs ? l.n - next + running : jobs;
+            int threads = g_opts.jobs ? g_opts.jobs : ncpu / in_flight > 1 ? ncpu / in_flight : 1;
+            start(&l.v[next++], timeout, threads);
+            running++;
+        }
         struct pollfd pf[64];
         int idx[64], np = 0;
         for (int i = printed; i < next && np < 64; i++)
@@ -249,7 +296,7 @@ static int test_main(int argc, char **argv)
         while (printed < next && l.v[printed].done) {
             tcase *t = &l.v[printed++];
             if (t->pass == 2) { unchecked++; printf("RAN  %s: %s\n", t->name, t->report + 1); }
-            else if (t->pass) { passed++; printf("PASS %s%s", t->name, verbose ? "" : "\n"); }
+            else if (t->pass) { passed++; printf("PASS %s%s%s", t->name, t->report + 1, verbose ? "" : "\n"); }
             else { failed++; printf("FAIL %s: %s\n", t->name, t->report + 1); }
             if (verbose && t->pass == 1) printf(" (%.2f s)\n", t->secs);
             fflush(stdout);

@@ -17,6 +17,9 @@
 #define TOOL_STR(x) TOOL_STR_(x)
 #define TOOL_STR_(x) #x
 
+/* The most host threads --jobs accepts. */
+#define TOOL_MAX_JOBS 1024
+
 /* One `ptxemu` command. */
 typedef struct tool_command {
     const char *name;
@@ -44,8 +47,11 @@ void tool_print_diags(const diag_list *d, const char *text, size_t len);
 void tool_print_failure(const tool_command *cmd, const rt_run_result *r);
 
 /* Applies option a with value v common to run-like commands (--timeout,
- * --limit, --seed, --stack, --load (into libs, at most 16), --resident):
- * 0, or -1 when a is not one of them. */
+ * --limit, --seed, --stack, --load (into libs, at most 16), --resident,
+ * --jobs): 0; -1 when a is not one of them; -2 when v is not a valid value
+ * for a (the caller says so). */
 int tool_parse_run_opt(const char *a, const char *v, rt_run_opts *o, const char **libs, int *nlibs);
+/* --jobs default: the number of online CPUs (at least 1). */
+int tool_default_jobs(void);
 
 #endif

@@ -220,12 +220,21 @@ typedef struct bc_module {
     int nregnames;
     bc_label *labels;
     int nlabels;
+    uint8_t *maybe_uninit;       /* per slot: a thread may read it before writing it (vm/flow.c), or NULL */
+    uint32_t *call_save;         /* per pc of a call: index in call_save_list (vm/flow.c), or NULL */
+    uint32_t *call_save_list;    /* [count, slot...]: the caller's registers a call saves */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
  * position) and compiling goes on to find more.  Returns NULL on error. */
 bc_module *bc_compile(const ast_module *m, diag_list *diags);
 void bc_module_free(bc_module *m);
+
+/* flow.c: per slot, whether a thread may read the register before writing
+ * it (conservative); malloc'd, NULL when out of memory. */
+uint8_t *bc_flow_maybe_uninit(const bc_module *m);
+/* flow.c: fills call_save and call_save_list; -1 (both NULL) when out of memory. */
+int bc_flow_call_saves(bc_module *m);
 
 /* Looks a function up by name; -1 if absent. */
 int bc_find_func(const bc_module *m, const char *name);

@@ -838,5 +838,7 @@ bc_module *bc_compile(const ast_module *am, diag_list *diags)
     }
     finish(&cc);
     cc_free(&cc);
+    m->maybe_uninit = bc_flow_maybe_uninit(m);
+    bc_flow_call_saves(m);        /* NULL when out of memory: calls save every register */
     return m;
 }

@@ -6,6 +6,11 @@
  * description applied to the lanes `m` (issued lanes whose guard holds);
  * LANES() has a full-warp fast path.  Every fault leaves through vm_fail with
  * the faulting pc.  This is the only large function in the VM.
+ *
+ * On x86-64 the Makefile compiles this file a second time with AVX2
+ * (VM_EXEC_VARIANT): the lane loops vectorise 4 lanes wide instead of 2; the
+ * second copy holds only the dispatch loop (vm_exec_avx2), and vm_exec picks
+ * it when the CPU has AVX2.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm.h"
+#include "par.h"
 #include "fp.h"
 #include "mma.h"
 
@@ -80,35 +86,36 @@ static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
 
 /* pos and len: the 32-bit forms use their low 8 bits, the 64-bit forms
  * clamp them to 255 (both as an H200 does) */
-static void bf_args(uint32_t *pos, uint32_t *len, int bits)
+static inline void bf_args(uint32_t *pos, uint32_t *len, int bits)
 {
     if (bits == 32) { *pos &= 0xff; *len &= 0xff; return; }
     if (*pos > 255) *pos = 255;
     if (*len > 255) *len = 255;
 }
 
-static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
+static inline uint64_t low_mask(uint32_t n) { return n >= 64 ? ~0ull : (1ull << (n & 63)) - 1; }
+
+/* Bits [pos, pos + len) of a (those past bit bits-1 read as the sign bit),
+ * sign- or zero-extended from the last extracted bit.  Branch-free, so that
+ * a warp's worth vectorises. */
+static inline uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sign)
 {
     bf_args(&pos, &len, bits);
-    uint64_t msb = (uint64_t)bits - 1;
-    int sbit;
-    if (!sign || len == 0) sbit = 0;
-    else sbit = (int)((a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1);
-    uint64_t d = 0;
-    for (uint32_t i = 0; i < (uint32_t)bits; i++) {
-        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : (uint64_t)sbit;
-        d |= bit << i;
-    }
-    return d;
+    uint32_t msb = (uint32_t)bits - 1, top = pos + len - 1 < msb ? pos + len - 1 : msb;
+    uint64_t sbit = sign && len ? (a >> (top & 63)) & 1 : 0;
+    uint32_t n = pos > msb ? 0 : (len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos);
+    uint64_t field = (a >> (pos > msb ? 0 : pos)) & low_mask(n);
+    return field | (sbit ? low_mask((uint32_t)bits) & ~low_mask(n) : 0);
 }
 
-static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
+/* b with bits [pos, pos + len) (within bits) replaced by the low bits of a. */
+static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
 {
     bf_args(&pos, &len, bits);
-    uint64_t d = b;
-    for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
-        d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
-    return d;
+    uint32_t in = pos < (uint32_t)bits, sh = in ? pos : 0;
+    uint32_t n = !in ? 0 : len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
+    uint64_t mask = low_mask(n) << sh;
+    return (b & ~mask) | ((a << sh) & mask);
 }
 
 static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
@@ -273,23 +280,37 @@ static inline uint8_t *shared_host(const vm_launch *L, vm_cta *cta, uint64_t a, 
     return NULL;
 }
 
+#ifndef VM_EXEC_VARIANT      /* defined once, in the base compile */
 /* Host pointer for an access of n bytes by lane `lane` in `space`, or NULL. */
 uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
 {
     switch (space) {
     case BC_SP_GLOBAL: {
+        if (a - L->gc2_base < L->gc2_size && n <= L->gc2_size - (a - L->gc2_base)) {
+            vm_gc_swap(L);                 /* the allocation hit before the last one */
+            if (L->gc_pa && par_track(L, L->par_tag, L->gc_pa, a - L->gc_base, n, write)) return NULL;
+            return L->gc_host + (a - L->gc_base);
+        }
         int i = mem_find(L->mem, a, n);
         if (i < 0) return NULL;
         const mem_alloc *al = &L->mem->allocs[i];
+        vm_gc_swap(L);
         L->gc_base = al->base;
         L->gc_size = al->size;
         L->gc_host = al->host;
+        L->gc_pa = NULL;
+        if (L->par) {
+            L->gc_pa = vm_par_alloc(L->par, i);
+            if (par_track(L, L->par_tag, L->gc_pa, a - al->base, n, write)) return NULL;
+        }
         return al->host + (a - al->base);
     }
     case BC_SP_SHARED: return shared_host(L, cta, (uint32_t)a, n);   /* .shared addresses are 32-bit */
     case BC_SP_LOCAL: {
         uint64_t ls = L->cfg.local_size;
-        return a <= ls && n <= ls - a ? w->local + (uint64_t)lane * ls + a : NULL;
+        if (!(a <= ls && n <= ls - a)) return NULL;
+        if (write && a + n > w->local_hw) w->local_hw = a + n;
+        return w->local + (uint64_t)lane * ls + a;
     }
     case BC_SP_CONST:
         if (write) return NULL;
@@ -321,6 +342,8 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
     *rspace = BC_SP_GLOBAL;
 }
 
+#endif
+
 /* Reports one lane's access to the checker. */
 static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
 {
@@ -333,12 +356,45 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
 
 /* The common cases of vm_xlate inline: shared memory, and the global
  * allocation hit last. */
-static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
+static inline __attribute__((always_inline)) uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
 {
     if (space == BC_SP_SHARED) return shared_host(L, cta, (uint32_t)a, n);
-    if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base))
+    if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base)) {
+        if (L->gc_pa && par_track(L, L->par_tag, L->gc_pa, a - L->gc_base, n, write)) return NULL;
         return L->gc_host + (a - L->gc_base);
+    }
     return vm_xlate(L, cta, w, l, space, a, n, write);
+}
+
+/* Whether a generic address lies in none of the windows (it is global). */
+static inline int generic_is_global(uint64_t a)
+{
+    return a >= MEM_GLOBAL_BASE || !(a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE || a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE ||
+                                     a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE || a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE);
+}
+
+/* Records that bytes [0, end) of each lane's local memory may have been written. */
+static inline void local_wrote(vm_warp *w, uint64_t end)
+{
+    if (end > w->local_hw) w->local_hw = end;
+}
+
+/* A parallel launch: each global word's owner, before group_base's access
+ * (-1 on a conflict, for the per-lane path to report). */
+static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R, uint32_t m, uint32_t as, uint64_t rel,
+                                                uint32_t tot, int write)
+{
+    if (m == FULL) {                   /* lanes side by side (per half warp: 16-wide 2-D blocks): rows */
+        const uint64_t *ra = R + as;
+        uint64_t a0 = ra[0] + rel, a1 = ra[16] + rel, diff = 0;
+        for (int l = 0; l < 16; l++) diff |= ((ra[l] + rel) ^ (a0 + (uint64_t)l * tot)) | ((ra[16 + l] + rel) ^ (a1 + (uint64_t)l * tot));
+        if (!diff)
+            return par_track_row(L, L->par_tag, L->gc_pa, a0, 16ull * tot, write) ||
+                   par_track_row(L, L->par_tag, L->gc_pa, a1, 16ull * tot, write) ? -1 : 0;
+    }
+    for (uint32_t mm = m; mm; mm &= mm - 1)
+        if (par_track(L, L->par_tag, L->gc_pa, R[as + (uint32_t)__builtin_ctz(mm)] + rel, tot, write)) return -1;
+    return 0;
 }
 
 /* The fast path of a memory access by the lanes m (no access hook): when
@@ -347,7 +403,24 @@ static inline uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int spac
  * global allocation hit last, local memory, the const bank, the parameter
  * buffer), sets *hb so that lane l's host pointer is hb + a + l * *stride and
  * returns 1.  Else 0: the per-lane path decides, faults included. */
-static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
+/* group_base's range check of a partial group: nonzero when a lane's
+ * address ra[l] + imm lies outside [off, off + lim]; *any = the addresses
+ * or'ed together.  Not inlined: in the dispatch loop the lane mask would
+ * live on the stack, and each step of the loop would wait for the last. */
+static __attribute__((noinline)) uint64_t group_check(const uint64_t *ra, uint32_t m, uint64_t imm, uint64_t off, uint64_t lim,
+                                                      uint64_t *any)
+{
+    uint64_t bad = 0, o = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint64_t a = ra[__builtin_ctz(mm)] + imm;
+        bad |= a - off > lim;
+        o |= a;
+    }
+    *any = o;
+    return bad;
+}
+
+static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
                              uint64_t imm, int space, uint32_t tot, int write, uintptr_t *hb, uint64_t *stride)
 {
     if (!m) return 0;
@@ -363,7 +436,9 @@ static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64
     }
     switch (space) {
     case BC_SP_SHARED: host = cta->shared; size = L->shared_size; break;
-    case BC_SP_GLOBAL: host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
+    case BC_SP_GLOBAL:
+        if (a0 - L->gc_base >= L->gc_size && a0 - L->gc2_base < L->gc2_size) vm_gc_swap(L);   /* two buffers in turn */
+        host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
     case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = size; break;
     case BC_SP_CONST: if (write) return 0; host = L->const_bank; size = L->m->const_size; break;
     case BC_SP_KPARAM: if (write) return 0; host = L->cfg.params; size = L->cfg.params_size; break;
@@ -377,17 +452,73 @@ static inline int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64
             bad |= a - off > lim;      /* an address of another region wraps or lands far above lim */
             any |= a;
         }
-    } else {
-        for (uint32_t mm = m; mm; mm &= mm - 1) {
-            uint64_t a = R[as + (uint32_t)__builtin_ctz(mm)] + imm;
-            bad |= a - off > lim;
-            any |= a;
-        }
-    }
+    } else bad = group_check(R + as, m, imm, off, lim, &any);
     if (bad || (any & (tot - 1))) return 0;
+    if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && group_note(L, R, m, as, imm - off, tot, write))
+        return 0;
+    if (space == BC_SP_LOCAL && write)   /* the lanes' offsets or'ed together bound the highest one */
+        local_wrote(w, (any - off) + tot < size ? (any - off) + tot : size);
     *hb = (uintptr_t)host - (uintptr_t)off;
     return 1;
 }
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+/* A whole warp's 32-bit shared-memory load, 4 lanes per AVX2 gather: 1 and
+ * d[] written when every lane's offset ra[l] + imm is at most lim and
+ * aligned; else 0 and nothing written (the general path decides). */
+static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
+                                  uint64_t *d)
+{
+    const __m256i vimm = _mm256_set1_epi64x((long long)imm), sign = _mm256_set1_epi64x((long long)(1ull << 63));
+    const __m256i vlim = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign), three = _mm256_set1_epi64x(3);
+    __m256i bad = _mm256_setzero_si256();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));   /* a > lim, unsigned */
+        bad = _mm256_or_si256(bad, _mm256_and_si256(a, three));
+    }
+    if (!_mm256_testz_si256(bad, bad)) return 0;
+    const __m128i vdm = _mm_set1_epi32((int)dm);
+    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
+        __m256i rel = _mm256_sub_epi64(a, _mm256_permute4x64_epi64(a, 0));
+        __m128i v;
+        if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))     /* 4 words side by side */
+            v = _mm_loadu_si128((const __m128i *)(sh + ra[k] + imm));
+        else if (_mm256_testz_si256(rel, rel)) {                                             /* one word for all 4 */
+            uint32_t x;
+            memcpy(&x, sh + ra[k] + imm, 4);
+            v = _mm_set1_epi32((int)x);
+        } else v = _mm256_i64gather_epi32((const int *)sh, a, 1);
+        _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
+    }
+    return 1;
+}
+#endif
+
+#if defined(__AVX2__)
+/* bfi.b32 for a whole warp, 4 lanes per AVX2 operation (GCC does not
+ * vectorise bfi's 1 << n): the same result as bfi(..., 32) per lane. */
+static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *e)
+{
+    const __m256i one = _mm256_set1_epi64x(1), byte = _mm256_set1_epi64x(0xff), w32 = _mm256_set1_epi64x(32);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i pos = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(c + k)), byte);
+        __m256i len = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(e + k)), byte);
+        __m256i in = _mm256_cmpgt_epi64(w32, pos);                      /* pos < 32 */
+        __m256i room = _mm256_sub_epi64(w32, pos);
+        __m256i n = _mm256_and_si256(_mm256_blendv_epi8(len, room, _mm256_cmpgt_epi64(len, room)), in);
+        __m256i sh = _mm256_and_si256(pos, in);
+        __m256i mask = _mm256_sllv_epi64(_mm256_sub_epi64(_mm256_sllv_epi64(one, n), one), sh);
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + k)), _mm256_set1_epi64x(0xffffffff));
+        __m256i vb = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(b + k)), _mm256_set1_epi64x(0xffffffff));
+        __m256i r = _mm256_or_si256(_mm256_andnot_si256(mask, vb), _mm256_and_si256(_mm256_sllv_epi64(va, sh), mask));
+        _mm256_storeu_si256((__m256i *)(d + k), r);
+    }
+}
+#endif
 
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
@@ -528,11 +659,12 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
                        (unsigned)arg[2], func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t[0], t[1], t[2], msg);
     }
     case BC_BUILTIN_MALLOC: ret = mem_alloc_bytes(L->mem, arg[0], "malloc"); break;
-    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); L->gc_size = 0; break;
+    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); L->gc_size = L->gc2_size = 0; break;
     }
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
         if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+        local_wrote(w, fp + off + (sz > 8 ? 8 : sz));
     }
     return VM_OK;
 }
@@ -560,6 +692,7 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];
         if (fp + off + sz <= L->cfg.local_size) memcpy(frame + fp + off, &ret, sz > 8 ? 8 : sz);
+        local_wrote(w, fp + off + (sz > 8 ? 8 : sz));
     }
     return VM_OK;
 }
@@ -578,6 +711,15 @@ static int stack_reserve(struct vm_stack *s, uint32_t more)
 
 #define VM_MAX_CALL_DEPTH 4096
 
+/* A .param copy between frames (usually 4 or 8 bytes: no library call). */
+static inline void frame_copy(uint8_t *d, const uint8_t *s, uint32_t n)
+{
+    uint64_t v;
+    if (n == 4) { memcpy(&v, s, 4); memcpy(d, &v, 4); }
+    else if (n == 8) { memcpy(&v, s, 8); memcpy(d, &v, 8); }
+    else memmove(d, s, n);
+}
+
 /* Enters function fidx for lane l: saves the callee's registers, the frame
  * pointer and the call pc, then copies the arguments into the new frame. */
 static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, const bc_insn *I, int fidx)
@@ -591,14 +733,23 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     if (s->depth >= VM_MAX_CALL_DEPTH || nfp + (uint64_t)f->frame_size > L->cfg.local_size)
         return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
                        f->name, s->depth, L->cfg.local_size);
-    uint32_t need = f->nslots + 3;     /* room for the whole activation at once, then plain stores */
+    /* what the call saves: the callee's registers (the debugger's layout), or
+     * only the caller's registers live after the call that the callee may
+     * change (vm/flow.c) */
+    const uint32_t *live = L->frames_full ? NULL : &m->call_save_list[m->call_save[pc]];
+    uint32_t ns = live ? live[0] : f->nslots;
+    uint32_t need = ns + 3;            /* room for the whole activation at once, then plain stores */
     if (s->cap - s->n < need && stack_reserve(s, need)) return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
     uint64_t *v = s->v + s->n;
-    const uint64_t *src = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
-    for (uint32_t k = 0; k < f->nslots; k++) v[k] = src[(uint64_t)k * BC_WARP];
-    v[f->nslots] = pc;
-    v[f->nslots + 1] = fp;
-    v[f->nslots + 2] = (uint64_t)fidx;
+    if (live) {
+        for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
+    } else {
+        const uint64_t *src = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+        for (uint32_t k = 0; k < ns; k++) v[k] = src[(uint64_t)k * BC_WARP];
+    }
+    v[ns] = pc;
+    v[ns + 1] = fp;
+    v[ns + 2] = (uint64_t)fidx;
     s->n += need;
     s->depth++;
     uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
@@ -610,9 +761,66 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
         uint32_t so = x[3 + 3 * k], sz = x[5 + 3 * k];
         uint32_t d = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
         if (sz > (uint32_t)f->params[k].size) sz = (uint32_t)f->params[k].size;
-        memmove(lm + nfp + d, lm + fp + so, sz);
+        frame_copy(lm + nfp + d, lm + fp + so, sz);
+        local_wrote(w, nfp + d + sz);
     }
     R[m->slot_fp + l] = nfp;
+    return VM_OK;
+}
+
+#define VM_CALL_FAST_PARAMS 8
+
+/* call_enter for each lane of m in turn (a direct call of fidx at pc), with
+ * what depends only on the call site looked up once: the same effects, and
+ * the same failure at the same lane (*fl), as calling call_enter per lane. */
+static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t m, uint32_t pc, const bc_insn *I,
+                                  int fidx, int *fl)
+{
+    const bc_module *M = L->m;
+    const bc_func *f = &M->funcs[fidx];
+    const uint32_t *x = &M->extra[I->x];
+    const uint32_t np = x[0];
+    if (L->frames_full || np > VM_CALL_FAST_PARAMS || np != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets) {
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            vm_status st = call_enter(L, cta, w, l, pc, I, fidx);
+            if (st) { *fl = l; return st; }
+        }
+        return VM_OK;
+    }
+    uint32_t so[VM_CALL_FAST_PARAMS], dd[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS], hw = 0;
+    for (uint32_t k = 0; k < np; k++) {
+        so[k] = x[3 + 3 * k];
+        sz[k] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
+        dd[k] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
+        if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+    }
+    const uint32_t *live = &M->call_save_list[M->call_save[pc]];
+    const uint32_t ns = live[0], need = ns + 3, off = x[2];
+    const uint64_t lsize = L->cfg.local_size, fend = (uint64_t)f->frame_size;
+    uint64_t *R = w->R, *rfp = R + M->slot_fp;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        struct vm_stack *s = &w->stack[l];
+        uint64_t fp = rfp[l], nfp = fp + off;
+        if (s->depth >= VM_MAX_CALL_DEPTH || nfp + fend > lsize) {
+            *fl = l;
+            return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
+                           f->name, s->depth, L->cfg.local_size);
+        }
+        if (s->cap - s->n < need && stack_reserve(s, need)) { *fl = l; return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory"); }
+        uint64_t *v = s->v + s->n;
+        for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
+        v[ns] = pc;
+        v[ns + 1] = fp;
+        v[ns + 2] = (uint64_t)fidx;
+        s->n += need;
+        s->depth++;
+        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        for (uint32_t k = 0; k < np; k++) frame_copy(lm + nfp + dd[k], lm + fp + so[k], sz[k]);
+        if (np) local_wrote(w, nfp + hw);
+        rfp[l] = nfp;
+    }
     return VM_OK;
 }
 
@@ -636,15 +844,86 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         uint32_t j = x[0] + k, d = x[3 + 3 * j], sz = x[5 + 3 * j];
         uint32_t so = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
         if (sz > (uint32_t)f->rets[k].size) sz = (uint32_t)f->rets[k].size;
-        memmove(lm + fp + d, lm + cfp + so, sz);
+        frame_copy(lm + fp + d, lm + cfp + so, sz);
+        local_wrote(w, fp + d + sz);
     }
-    s->n -= f->nslots;
-    uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
-    for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
+    if (!L->frames_full) {
+        const uint32_t *live = &m->call_save_list[m->call_save[cpc]];
+        s->n -= live[0];
+        for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = s->v[s->n + k];
+    } else {
+        s->n -= f->nslots;
+        uint64_t *dst = R + (uint64_t)f->slot_base * BC_WARP + (uint32_t)l;
+        for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
+    }
     R[m->slot_fp + l] = fp;
     s->depth--;
     *npc = cpc + 1;
     return 0;
+}
+
+/* call_return for each lane of m: the lanes that have no caller are
+ * returned (they exit); the others get their return pc.  What depends only
+ * on the call site and callee is looked up once per run of lanes that
+ * returns to the same call (usually the whole group): the same effects as
+ * call_return per lane. */
+static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
+{
+    const bc_module *M = L->m;
+    if (L->frames_full) {
+        uint32_t exited = 0;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t np;
+            if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np;
+        }
+        return exited;
+    }
+    uint64_t *R = w->R, *rfp = R + M->slot_fp;
+    const uint64_t lsize = L->cfg.local_size;
+    uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
+    uint64_t cfidx = UINT64_MAX;
+    const uint32_t *live = NULL;
+    uint32_t dd[VM_CALL_FAST_PARAMS], so[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        struct vm_stack *s = &w->stack[l];
+        if (!s->depth) { exited |= 1u << l; continue; }
+        uint64_t fidx = s->v[s->n - 1], fp = s->v[s->n - 2];
+        uint32_t cpc = (uint32_t)s->v[s->n - 3];
+        if (cpc != ccpc || fidx != cfidx) {
+            const bc_func *f = &M->funcs[fidx];
+            const uint32_t *x = &M->extra[L->code[cpc].x];
+            if (x[1] > VM_CALL_FAST_PARAMS) {      /* many results: the general path */
+                uint32_t np;
+                call_return(L, w, l, &np);
+                w->pc[l] = np;
+                ccpc = UINT32_MAX;
+                continue;
+            }
+            ccpc = cpc; cfidx = fidx; nr = x[1]; hw = 0;
+            for (uint32_t k = 0; k < nr; k++) {
+                uint32_t j = x[0] + k;
+                dd[k] = x[3 + 3 * j];
+                sz[k] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
+                so[k] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+                if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+            }
+            live = &M->call_save_list[M->call_save[cpc]];
+        }
+        s->n -= 3;
+        uint64_t cfp = rfp[l];
+        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        for (uint32_t k = 0; k < nr; k++) frame_copy(lm + fp + dd[k], lm + cfp + so[k], sz[k]);
+        if (nr) local_wrote(w, fp + hw);
+        s->n -= live[0];
+        const uint64_t *v = s->v + s->n;
+        for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = v[k];
+        rfp[l] = fp;
+        s->depth--;
+        w->pc[l] = cpc + 1;
+    }
+    return exited;
 }
 
 /* Atomic read-modify-write operations: the new value from the old one, the
@@ -703,6 +982,25 @@ static atom_fn atom_select(int op, int kind)
     }
 }
 
+/* An atomic operation as a host atomic (a parallel launch's global memory):
+ * returns the old value.  p is aligned to size. */
+static uint64_t atom_host(uint8_t *p, int size, atom_fn fn, uint64_t b, uint64_t c, int ftz)
+{
+    if (size == 2) {
+        uint16_t *q = (uint16_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &o, (uint16_t)fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+        return o;
+    }
+    if (size == 4) {
+        uint32_t *q = (uint32_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &o, (uint32_t)fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+        return o;
+    }
+    uint64_t *q = (uint64_t *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &o, fn(o, b, c, ftz), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
+    return o;
+}
+
 static int atom_size(int kind)
 {
     switch (kind) {
@@ -749,6 +1047,7 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     }
 }
 
+#ifndef VM_EXEC_VARIANT
 vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st, const char *fmt, ...)
 {
     vm_fault *f = &L->fault;
@@ -766,9 +1065,14 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
     return st;
 }
 
+#endif
+
 /* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
 static inline uint32_t popc32(uint32_t x)
 {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#endif
     x -= (x >> 1) & 0x55555555u;
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -786,25 +1090,47 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *
 }
 __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_insn *I)
 {
-    for (uint32_t l = 0; l < BC_WARP; l++)
-        R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
+    uint64_t *d = R + I->d;
+    const uint64_t *a = R + I->a, *b = R + I->b, *c = R + I->c;
+    _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++)   /* vectorised: slots are a warp apart */
+        d[l] = canon32(__builtin_fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
 }
 static int cpu_has_fma(void)
 {
-    static int v = -1;
-    if (v < 0) v = __builtin_cpu_supports("fma") ? 1 : 0;
-    return v;
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("fma") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
 }
 #endif
 
 /* ---- the dispatch loop ----------------------------------------------------------------- */
 
+/* The full-warp loop has no dependence between lanes: slots are BC_WARP
+ * apart, so a destination never overlaps another lane's source (ivdep lets
+ * GCC vectorise it without a run-time overlap check). */
 #define LANES(...) do { \
-        if (m == FULL) { for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
+        if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
         else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
     } while (0)
 
-#define RD(s) R[(s) + (uint32_t)l]
+/* An ALU handler: D = the expression for lanes m, which reads registers and
+ * has no side effect.  A dense partial group computes all 32 lanes and
+ * keeps the old value where a lane is off, which vectorises like the full
+ * warp (the idle lanes' results are thrown away). */
+#define VM_DENSE 12
+#define LANES_D(...) do { \
+        if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
+        else if (nm >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
+            uint64_t v_ = (__VA_ARGS__); D = (m >> l) & 1 ? v_ : D; } } \
+        else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
+    } while (0)
+
+#define RD(s) (R + (s))[l]
 #define D RD(I->d)
 #define A RD(I->a)
 #define B RD(I->b)
@@ -861,7 +1187,14 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
     return 1;
 }
 
-vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget)
+#ifdef VM_EXEC_VARIANT
+#define VM_EXEC_LOOP vm_exec_avx2
+#else
+#define VM_EXEC_LOOP vm_exec_base
+static
+#endif
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
+vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
 {
 #ifdef VM_USE_GOTO
     static const void *const jump[OP__COUNT] = {
@@ -885,34 +1218,48 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
     uint64_t fa = 0;               /* faulting address */
     uint32_t m = group;
     const bc_insn *I = NULL;
+    uint64_t n_ins = 0, n_lane = 0;    /* L->insns and L->lane_insns, kept in registers */
+#define FLUSH_COUNTS() do { L->insns += n_ins; L->lane_insns += n_lane; n_ins = n_lane = 0; } while (0)
+    /* with no hooks and one CTA in flight, a warp that is the only one able
+     * to issue takes its next turns here (vm_repick), not through the scheduler */
+    const int solo = !H && L->nres == 1;
+next_group:
     L->group = group;
     /* Reconvergence: the group stops when it reaches the pc of the next
      * group of ready lanes above it, so the scheduler can merge them. */
-    uint32_t stop = UINT32_MAX;
-    for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
+    if (!stop) {
+        stop = UINT32_MAX;
+        for (uint32_t mm = w->live & ~group; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
+        }
     }
     for (;;) {
         I = &code[pc];
         m = group;
         if (I->guard != BC_NO_GUARD) {
             uint32_t g = 0;
-            for (uint32_t mm = group; mm; mm &= mm - 1) {
+            const uint64_t *rg = R + I->guard;
+            if (group == FULL) { for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l; }
+            else for (uint32_t mm = group; mm; mm &= mm - 1) {
                 int l = __builtin_ctz(mm);
-                g |= (uint32_t)(R[I->guard + (uint32_t)l] & 1) << l;
+                g |= (uint32_t)(rg[l] & 1) << l;
             }
             m = I->gneg ? group & ~g : g;
         }
-        L->insns++;
-        L->lane_insns += m == FULL ? BC_WARP : popc32(m);
-        if (__builtin_expect(step != NULL, 0) && step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+        n_ins++;
+        uint32_t nm = m == FULL ? BC_WARP : popc32(m);
+        n_lane += nm;
+        if (__builtin_expect(step != NULL, 0)) {
+            FLUSH_COUNTS();            /* the debugger reads them (%clock) */
+            if (step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
+        }
         vmdispatch(I->op) {
         /* ---- data movement ---- */
-        vmcase(MOV) LANES(D = A); vmnext
-        vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES(D = (A & mk) | (B & mk) << I->imm); } vmnext
+        vmcase(MOV) LANES_D(A); vmnext
+        vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES_D((A & mk) | (B & mk) << I->imm); } vmnext
         vmcase(PACK4) { uint64_t mk = (1ull << I->imm) - 1; int s = (int)I->imm;
-            LANES(D = (A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
+            LANES_D((A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
         vmcase(UNPACK) { const uint32_t *dl = &M->extra[I->x]; int s = (int)I->imm; uint64_t mk = s >= 64 ? ~0ull : (1ull << s) - 1;
             LANES({ uint64_t v = A; for (int k = 0; k < I->n; k++) RD(dl[k]) = (v >> (k * s)) & mk; }); } vmnext
         vmcase(SREG)
@@ -923,52 +1270,55 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                     if ((m >> l) & 1) D = t[I->m1];
                     if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
                 }
-            } else LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+            } else {
+                FLUSH_COUNTS();            /* %clock and %globaltimer count instructions */
+                LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+            }
             vmnext
         /* ---- integer ---- */
-        vmcase(ADD_16) LANES(D = U16(A + B)); vmnext
-        vmcase(ADD_32) LANES(D = (uint32_t)(A + B)); vmnext
-        vmcase(ADD_64) LANES(D = A + B); vmnext
-        vmcase(SUB_16) LANES(D = U16(A - B)); vmnext
-        vmcase(SUB_32) LANES(D = (uint32_t)(A - B)); vmnext
-        vmcase(SUB_64) LANES(D = A - B); vmnext
-        vmcase(MUL_16) LANES(D = U16(A * B)); vmnext
-        vmcase(MUL_32) LANES(D = (uint32_t)(A * B)); vmnext
-        vmcase(MUL_64) LANES(D = A * B); vmnext
-        vmcase(MULHI_S16) LANES(D = U16((S16(A) * S16(B)) >> 16)); vmnext
-        vmcase(MULHI_U16) LANES(D = U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
-        vmcase(MULHI_S32) LANES(D = (uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
-        vmcase(MULHI_U32) LANES(D = (uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
-        vmcase(MULHI_S64) LANES(D = smulhi64(S64(A), S64(B))); vmnext
-        vmcase(MULHI_U64) LANES(D = umulhi64(A, B)); vmnext
-        vmcase(MULWIDE_S16) LANES(D = (uint32_t)(S16(A) * S16(B))); vmnext
-        vmcase(MULWIDE_U16) LANES(D = (uint32_t)U16(A) * U16(B)); vmnext
-        vmcase(MULWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B))); vmnext
-        vmcase(MULWIDE_U32) LANES(D = (uint64_t)A32 * B32); vmnext
-        vmcase(MUL24_S32) LANES(D = (uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
-        vmcase(MUL24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
+        vmcase(ADD_16) LANES_D(U16(A + B)); vmnext
+        vmcase(ADD_32) LANES_D((uint32_t)(A + B)); vmnext
+        vmcase(ADD_64) LANES_D(A + B); vmnext
+        vmcase(SUB_16) LANES_D(U16(A - B)); vmnext
+        vmcase(SUB_32) LANES_D((uint32_t)(A - B)); vmnext
+        vmcase(SUB_64) LANES_D(A - B); vmnext
+        vmcase(MUL_16) LANES_D(U16(A * B)); vmnext
+        vmcase(MUL_32) LANES_D((uint32_t)(A * B)); vmnext
+        vmcase(MUL_64) LANES_D(A * B); vmnext
+        vmcase(MULHI_S16) LANES_D(U16((S16(A) * S16(B)) >> 16)); vmnext
+        vmcase(MULHI_U16) LANES_D(U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
+        vmcase(MULHI_S32) LANES_D((uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
+        vmcase(MULHI_U32) LANES_D((uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
+        vmcase(MULHI_S64) LANES_D(smulhi64(S64(A), S64(B))); vmnext
+        vmcase(MULHI_U64) LANES_D(umulhi64(A, B)); vmnext
+        vmcase(MULWIDE_S16) LANES_D((uint32_t)(S16(A) * S16(B))); vmnext
+        vmcase(MULWIDE_U16) LANES_D((uint32_t)U16(A) * U16(B)); vmnext
+        vmcase(MULWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B))); vmnext
+        vmcase(MULWIDE_U32) LANES_D((uint64_t)A32 * B32); vmnext
+        vmcase(MUL24_S32) LANES_D((uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
+        vmcase(MUL24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
 #define S24(v) ((int64_t)(S32((uint32_t)(v) << 8) >> 8))
-        vmcase(MUL24HI_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) >> 16)); vmnext
-        vmcase(MUL24HI_U32) LANES(D = (uint32_t)(((A & 0xffffff) * (B & 0xffffff)) >> 16)); vmnext
-        vmcase(MAD24_S32) LANES(D = (uint32_t)((uint64_t)(S24(A) * S24(B)) + C)); vmnext
-        vmcase(MAD24_U32) LANES(D = (uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
-        vmcase(MAD24HI_S32) LANES(D = (uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
-        vmcase(MAD24HI_U32) LANES(D = (uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
-        vmcase(MAD_16) LANES(D = U16(A * B + C)); vmnext
-        vmcase(MAD_32) LANES(D = (uint32_t)(A * B + C)); vmnext
-        vmcase(MAD_64) LANES(D = A * B + C); vmnext
-        vmcase(MADHI_S32) LANES(D = (uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
-        vmcase(MADHI_U32) LANES(D = (uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
-        vmcase(MADHI_S64) LANES(D = smulhi64(S64(A), S64(B)) + C); vmnext
-        vmcase(MADHI_U64) LANES(D = umulhi64(A, B) + C); vmnext
-        vmcase(MADWIDE_S16) LANES(D = (uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
-        vmcase(MADWIDE_U16) LANES(D = (uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
-        vmcase(MADWIDE_S32) LANES(D = (uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
-        vmcase(MADWIDE_U32) LANES(D = (uint64_t)A32 * B32 + C); vmnext
-        vmcase(SAD_S32) LANES(D = (uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
-        vmcase(SAD_U32) LANES(D = (uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
-        vmcase(SAD_S64) LANES(D = (S64(A) > S64(B) ? A - B : B - A) + C); vmnext
-        vmcase(SAD_U64) LANES(D = (A > B ? A - B : B - A) + C); vmnext
+        vmcase(MUL24HI_S32) LANES_D((uint32_t)((uint64_t)(S24(A) * S24(B)) >> 16)); vmnext
+        vmcase(MUL24HI_U32) LANES_D((uint32_t)(((A & 0xffffff) * (B & 0xffffff)) >> 16)); vmnext
+        vmcase(MAD24_S32) LANES_D((uint32_t)((uint64_t)(S24(A) * S24(B)) + C)); vmnext
+        vmcase(MAD24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
+        vmcase(MAD24HI_S32) LANES_D((uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
+        vmcase(MAD24HI_U32) LANES_D((uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
+        vmcase(MAD_16) LANES_D(U16(A * B + C)); vmnext
+        vmcase(MAD_32) LANES_D((uint32_t)(A * B + C)); vmnext
+        vmcase(MAD_64) LANES_D(A * B + C); vmnext
+        vmcase(MADHI_S32) LANES_D((uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
+        vmcase(MADHI_U32) LANES_D((uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
+        vmcase(MADHI_S64) LANES_D(smulhi64(S64(A), S64(B)) + C); vmnext
+        vmcase(MADHI_U64) LANES_D(umulhi64(A, B) + C); vmnext
+        vmcase(MADWIDE_S16) LANES_D((uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
+        vmcase(MADWIDE_U16) LANES_D((uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
+        vmcase(MADWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
+        vmcase(MADWIDE_U32) LANES_D((uint64_t)A32 * B32 + C); vmnext
+        vmcase(SAD_S32) LANES_D((uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
+        vmcase(SAD_U32) LANES_D((uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
+        vmcase(SAD_S64) LANES_D((S64(A) > S64(B) ? A - B : B - A) + C); vmnext
+        vmcase(SAD_U64) LANES_D((A > B ? A - B : B - A) + C); vmnext
         vmcase(MADHISAT_S32) LANES({ int64_t s = (((int64_t)S32(A) * S32(B)) >> 32) + S32(C);
             D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
         vmcase(ADDSUB_16X2) LANES({
@@ -992,30 +1342,30 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                 r |= ((uint32_t)v & 0xff) << 8 * k;
             }
             D = I->m3 ? sum + C32 : r; }); vmnext
-        vmcase(DIV_S16) LANES(D = U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
-        vmcase(DIV_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
-        vmcase(DIV_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
-        vmcase(DIV_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
-        vmcase(DIV_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
-        vmcase(DIV_U64) LANES(D = B == 0 ? ~0ull : A / B); vmnext
-        vmcase(REM_S16) LANES(D = U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
-        vmcase(REM_U16) LANES(D = U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
-        vmcase(REM_S32) LANES(D = (uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
-        vmcase(REM_U32) LANES(D = B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
-        vmcase(REM_S64) LANES(D = (uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
-        vmcase(REM_U64) LANES(D = B == 0 ? ~0ull : A % B); vmnext
-        vmcase(MIN_S16) LANES(D = U16(S16(A) < S16(B) ? A : B)); vmnext
-        vmcase(MIN_U16) LANES(D = U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MAX_S16) LANES(D = U16(S16(A) > S16(B) ? A : B)); vmnext
-        vmcase(MAX_U16) LANES(D = U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MIN_S32) LANES(D = (uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
-        vmcase(MIN_U32) LANES(D = A32 < B32 ? A32 : B32); vmnext
-        vmcase(MAX_S32) LANES(D = (uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
-        vmcase(MAX_U32) LANES(D = A32 > B32 ? A32 : B32); vmnext
-        vmcase(MIN_S64) LANES(D = S64(A) < S64(B) ? A : B); vmnext
-        vmcase(MIN_U64) LANES(D = A < B ? A : B); vmnext
-        vmcase(MAX_S64) LANES(D = S64(A) > S64(B) ? A : B); vmnext
-        vmcase(MAX_U64) LANES(D = A > B ? A : B); vmnext
+        vmcase(DIV_S16) LANES_D(U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
+        vmcase(DIV_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
+        vmcase(DIV_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
+        vmcase(DIV_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
+        vmcase(DIV_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
+        vmcase(DIV_U64) LANES_D(B == 0 ? ~0ull : A / B); vmnext
+        vmcase(REM_S16) LANES_D(U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
+        vmcase(REM_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
+        vmcase(REM_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
+        vmcase(REM_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
+        vmcase(REM_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
+        vmcase(REM_U64) LANES_D(B == 0 ? ~0ull : A % B); vmnext
+        vmcase(MIN_S16) LANES_D(U16(S16(A) < S16(B) ? A : B)); vmnext
+        vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MAX_S16) LANES_D(U16(S16(A) > S16(B) ? A : B)); vmnext
+        vmcase(MAX_U16) LANES_D(U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
+        vmcase(MIN_S32) LANES_D((uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
+        vmcase(MIN_U32) LANES_D(A32 < B32 ? A32 : B32); vmnext
+        vmcase(MAX_S32) LANES_D((uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
+        vmcase(MAX_U32) LANES_D(A32 > B32 ? A32 : B32); vmnext
+        vmcase(MIN_S64) LANES_D(S64(A) < S64(B) ? A : B); vmnext
+        vmcase(MIN_U64) LANES_D(A < B ? A : B); vmnext
+        vmcase(MAX_S64) LANES_D(S64(A) > S64(B) ? A : B); vmnext
+        vmcase(MAX_U64) LANES_D(A > B ? A : B); vmnext
         vmcase(MINMAX_16X2) LANES({
             uint32_t r = 0;
             for (int k = 0; k < 2; k++) {
@@ -1026,26 +1376,26 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                 r |= v << 16 * k;
             }
             D = r; }); vmnext
-        vmcase(ABS_16) LANES(D = U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
-        vmcase(ABS_32) LANES(D = (uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
-        vmcase(ABS_64) LANES(D = S64(A) < 0 ? -A : A); vmnext
-        vmcase(NEG_16) LANES(D = U16(-A)); vmnext
-        vmcase(NEG_32) LANES(D = (uint32_t)(-A)); vmnext
-        vmcase(NEG_64) LANES(D = -A); vmnext
+        vmcase(ABS_16) LANES_D(U16(S16(A) < 0 ? (uint64_t)-S16(A) : A)); vmnext
+        vmcase(ABS_32) LANES_D((uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
+        vmcase(ABS_64) LANES_D(S64(A) < 0 ? -A : A); vmnext
+        vmcase(NEG_16) LANES_D(U16(-A)); vmnext
+        vmcase(NEG_32) LANES_D((uint32_t)(-A)); vmnext
+        vmcase(NEG_64) LANES_D(-A); vmnext
         vmcase(ADDSAT_S32) LANES({ int64_t s = (int64_t)S32(A) + S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
         vmcase(SUBSAT_S32) LANES({ int64_t s = (int64_t)S32(A) - S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
 #define CCR RD(M->slot_cc)
         vmcase(ADDCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32; D = (uint32_t)s; CCR = s >> 32; }); vmnext
-        vmcase(ADDC_32) LANES(D = (uint32_t)((uint64_t)A32 + B32 + (CCR & 1))); vmnext
+        vmcase(ADDC_32) LANES_D((uint32_t)((uint64_t)A32 + B32 + (CCR & 1))); vmnext
         vmcase(ADDCCC_32) LANES({ uint64_t s = (uint64_t)A32 + B32 + (CCR & 1); D = (uint32_t)s; CCR = s >> 32; }); vmnext
         vmcase(SUBCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32; D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
-        vmcase(SUBC_32) LANES(D = (uint32_t)((uint64_t)A32 - B32 - (CCR & 1))); vmnext
+        vmcase(SUBC_32) LANES_D((uint32_t)((uint64_t)A32 - B32 - (CCR & 1))); vmnext
         vmcase(SUBCCC_32) LANES({ uint64_t s = (uint64_t)A32 - B32 - (CCR & 1); D = (uint32_t)s; CCR = (s >> 32) & 1; }); vmnext
         vmcase(ADDCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
-        vmcase(ADDC_64) LANES(D = A + B + (CCR & 1)); vmnext
+        vmcase(ADDC_64) LANES_D(A + B + (CCR & 1)); vmnext
         vmcase(ADDCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A + B + (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64); }); vmnext
         vmcase(SUBCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B; D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
-        vmcase(SUBC_64) LANES(D = A - B - (CCR & 1)); vmnext
+        vmcase(SUBC_64) LANES_D(A - B - (CCR & 1)); vmnext
         vmcase(SUBCCC_64) LANES({ unsigned __int128 s = (unsigned __int128)A - B - (CCR & 1); D = (uint64_t)s; CCR = (uint64_t)(s >> 64) & 1; }); vmnext
         /* mad.cc / madc(.cc): m1 = hi half, m2 = signed */
         vmcase(MADCC_32) vmcase(MADC_32) vmcase(MADCCC_32) {
@@ -1059,41 +1409,45 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             });
         } vmnext
         /* ---- logic ---- */
-        vmcase(AND) LANES(D = A & B); vmnext
-        vmcase(OR) LANES(D = A | B); vmnext
-        vmcase(XOR) LANES(D = A ^ B); vmnext
-        vmcase(NOT_16) LANES(D = U16(~A)); vmnext
-        vmcase(NOT_32) LANES(D = (uint32_t)~A); vmnext
-        vmcase(NOT_64) LANES(D = ~A); vmnext
-        vmcase(NOT_PRED) LANES(D = !(A & 1)); vmnext
-        vmcase(CNOT) LANES(D = A == 0); vmnext
-        vmcase(SHL_16) LANES(D = B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES(D = B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
-        vmcase(SHL_64) LANES(D = B32 >= 64 ? 0 : A << B32); vmnext
-        vmcase(SHR_U16) LANES(D = B32 >= 16 ? 0 : U16(A) >> B32); vmnext
-        vmcase(SHR_U32) LANES(D = B32 >= 32 ? 0 : A32 >> B32); vmnext
-        vmcase(SHR_U64) LANES(D = B32 >= 64 ? 0 : A >> B32); vmnext
-        vmcase(SHR_S16) LANES(D = U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
-        vmcase(SHR_S32) LANES(D = (uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
-        vmcase(SHR_S64) LANES(D = (uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
-        vmcase(POPC_32) LANES(D = (uint64_t)__builtin_popcount(A32)); vmnext
-        vmcase(POPC_64) LANES(D = (uint64_t)__builtin_popcountll(A)); vmnext
-        vmcase(CLZ_32) LANES(D = A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
-        vmcase(CLZ_64) LANES(D = A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
-        vmcase(BREV_32) LANES(D = brev32(A32)); vmnext
-        vmcase(BREV_64) LANES(D = (uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
-        vmcase(BFIND_U32) LANES(D = bfind(A32, 32, 0, I->m1)); vmnext
-        vmcase(BFIND_S32) LANES(D = bfind(A32, 32, 1, I->m1)); vmnext
-        vmcase(BFIND_U64) LANES(D = bfind(A, 64, 0, I->m1)); vmnext
-        vmcase(BFIND_S64) LANES(D = bfind(A, 64, 1, I->m1)); vmnext
-        vmcase(BFE_U32) LANES(D = bfe(A32, B32, C32, 32, 0)); vmnext
-        vmcase(BFE_S32) LANES(D = bfe(A32, B32, C32, 32, 1)); vmnext
-        vmcase(BFE_U64) LANES(D = bfe(A, B32, C32, 64, 0)); vmnext
-        vmcase(BFE_S64) LANES(D = bfe(A, B32, C32, 64, 1)); vmnext
-        vmcase(BFI_32) LANES(D = (uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
-        vmcase(BFI_64) LANES(D = bfi(A, B, C32, (uint32_t)E, 64)); vmnext
-        vmcase(PRMT) LANES(D = prmt(A32, B32, C32, I->m1)); vmnext
-        vmcase(LOP3) LANES(D = lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
+        vmcase(AND) LANES_D(A & B); vmnext
+        vmcase(OR) LANES_D(A | B); vmnext
+        vmcase(XOR) LANES_D(A ^ B); vmnext
+        vmcase(NOT_16) LANES_D(U16(~A)); vmnext
+        vmcase(NOT_32) LANES_D((uint32_t)~A); vmnext
+        vmcase(NOT_64) LANES_D(~A); vmnext
+        vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
+        vmcase(CNOT) LANES_D(A == 0); vmnext
+        vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
+        vmcase(SHL_32) LANES_D(B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
+        vmcase(SHL_64) LANES_D(B32 >= 64 ? 0 : A << B32); vmnext
+        vmcase(SHR_U16) LANES_D(B32 >= 16 ? 0 : U16(A) >> B32); vmnext
+        vmcase(SHR_U32) LANES_D(B32 >= 32 ? 0 : A32 >> B32); vmnext
+        vmcase(SHR_U64) LANES_D(B32 >= 64 ? 0 : A >> B32); vmnext
+        vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
+        vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
+        vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
+        vmcase(POPC_32) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
+        vmcase(POPC_64) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+        vmcase(CLZ_32) LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
+        vmcase(CLZ_64) LANES_D(A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
+        vmcase(BREV_32) LANES_D(brev32(A32)); vmnext
+        vmcase(BREV_64) LANES_D((uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
+        vmcase(BFIND_U32) LANES_D(bfind(A32, 32, 0, I->m1)); vmnext
+        vmcase(BFIND_S32) LANES_D(bfind(A32, 32, 1, I->m1)); vmnext
+        vmcase(BFIND_U64) LANES_D(bfind(A, 64, 0, I->m1)); vmnext
+        vmcase(BFIND_S64) LANES_D(bfind(A, 64, 1, I->m1)); vmnext
+        vmcase(BFE_U32) LANES_D(bfe(A32, B32, C32, 32, 0)); vmnext
+        vmcase(BFE_S32) LANES_D(bfe(A32, B32, C32, 32, 1)); vmnext
+        vmcase(BFE_U64) LANES_D(bfe(A, B32, C32, 64, 0)); vmnext
+        vmcase(BFE_S64) LANES_D(bfe(A, B32, C32, 64, 1)); vmnext
+        vmcase(BFI_32)
+#if defined(__AVX2__)
+            if (m == FULL) { bfi32_row(R + I->d, R + I->a, R + I->b, R + I->c, R + I->e); vmnext }
+#endif
+            LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
+        vmcase(BFI_64) LANES_D(bfi(A, B, C32, (uint32_t)E, 64)); vmnext
+        vmcase(PRMT) LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
+        vmcase(LOP3) LANES_D(lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
         vmcase(SHF_L) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
             uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)((v << n) >> 32); }); vmnext
         vmcase(SHF_R) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
@@ -1101,7 +1455,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(BMSK) LANES({ uint32_t p = A32, w2 = B32;
             if (I->m1) { if (p > 32) p = 32; if (w2 > 32) w2 = 32; } else { p &= 31; w2 &= 31; }
             uint64_t msk = w2 >= 64 ? ~0ull : (1ull << w2) - 1; D = p >= 32 ? 0 : (uint32_t)(msk << p); }); vmnext
-        vmcase(FNS) LANES(D = fns(A32, B32, S32(C))); vmnext
+        vmcase(FNS) LANES_D(fns(A32, B32, S32(C))); vmnext
         vmcase(SZEXT) LANES({ uint32_t n = I->m2 ? (B32 > 32 ? 32 : B32) : B32 & 31;
             D = n == 0 ? 0 : n >= 32 ? A32 : I->m1 ? (uint32_t)sext(A32, (int)n) : A32 & ((1u << n) - 1); }); vmnext
         vmcase(DP4A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
@@ -1117,32 +1471,32 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                 s += x * y; }
             D = (uint32_t)s; }); vmnext
         /* ---- compare and select ---- */
-        vmcase(SETP_EQ) LANES(D = A == B); vmnext
-        vmcase(SETP_NE) LANES(D = A != B); vmnext
-        vmcase(SETP_LT_S16) LANES(D = S16(A) < S16(B)); vmnext
-        vmcase(SETP_LE_S16) LANES(D = S16(A) <= S16(B)); vmnext
-        vmcase(SETP_LT_S32) LANES(D = S32(A) < S32(B)); vmnext
-        vmcase(SETP_LE_S32) LANES(D = S32(A) <= S32(B)); vmnext
-        vmcase(SETP_LT_S64) LANES(D = S64(A) < S64(B)); vmnext
-        vmcase(SETP_LE_S64) LANES(D = S64(A) <= S64(B)); vmnext
-        vmcase(SETP_LT_U) LANES(D = A < B); vmnext
-        vmcase(SETP_LE_U) LANES(D = A <= B); vmnext
+        vmcase(SETP_EQ) LANES_D(A == B); vmnext
+        vmcase(SETP_NE) LANES_D(A != B); vmnext
+        vmcase(SETP_LT_S16) LANES_D(S16(A) < S16(B)); vmnext
+        vmcase(SETP_LE_S16) LANES_D(S16(A) <= S16(B)); vmnext
+        vmcase(SETP_LT_S32) LANES_D(S32(A) < S32(B)); vmnext
+        vmcase(SETP_LE_S32) LANES_D(S32(A) <= S32(B)); vmnext
+        vmcase(SETP_LT_S64) LANES_D(S64(A) < S64(B)); vmnext
+        vmcase(SETP_LE_S64) LANES_D(S64(A) <= S64(B)); vmnext
+        vmcase(SETP_LT_U) LANES_D(A < B); vmnext
+        vmcase(SETP_LE_U) LANES_D(A <= B); vmnext
         /* float compares: the comparison is chosen once, outside the lane loop */
 #define FCMP_SWITCH(X, Y) switch (I->m1) { \
-        case BC_CMP_EQ: LANES(D = X == Y); break;          case BC_CMP_NE: LANES(D = X < Y || X > Y); break; \
-        case BC_CMP_LT: LANES(D = X < Y); break;           case BC_CMP_LE: LANES(D = X <= Y); break; \
-        case BC_CMP_GT: LANES(D = X > Y); break;           case BC_CMP_GE: LANES(D = X >= Y); break; \
-        case BC_CMP_EQU: LANES(D = !(X < Y || X > Y)); break; case BC_CMP_NEU: LANES(D = X != Y); break; \
-        case BC_CMP_LTU: LANES(D = !(X >= Y)); break;      case BC_CMP_LEU: LANES(D = !(X > Y)); break; \
-        case BC_CMP_GTU: LANES(D = !(X <= Y)); break;      case BC_CMP_GEU: LANES(D = !(X < Y)); break; \
-        case BC_CMP_NUM: LANES(D = X == X && Y == Y); break; default: LANES(D = X != X || Y != Y); break; }
+        case BC_CMP_EQ: LANES_D(X == Y); break;          case BC_CMP_NE: LANES_D(X < Y || X > Y); break; \
+        case BC_CMP_LT: LANES_D(X < Y); break;           case BC_CMP_LE: LANES_D(X <= Y); break; \
+        case BC_CMP_GT: LANES_D(X > Y); break;           case BC_CMP_GE: LANES_D(X >= Y); break; \
+        case BC_CMP_EQU: LANES_D(!(X < Y || X > Y)); break; case BC_CMP_NEU: LANES_D(X != Y); break; \
+        case BC_CMP_LTU: LANES_D(!(X >= Y)); break;      case BC_CMP_LEU: LANES_D(!(X > Y)); break; \
+        case BC_CMP_GTU: LANES_D(!(X <= Y)); break;      case BC_CMP_GEU: LANES_D(!(X < Y)); break; \
+        case BC_CMP_NUM: LANES_D(X == X && Y == Y); break; default: LANES_D(X != X || Y != Y); break; }
         vmcase(SETP_F32)
             if (FTZ) FCMP_SWITCH(f32(ftz32(A32)), f32(ftz32(B32)))
             else FCMP_SWITCH(f32(A), f32(B))
             vmnext
         vmcase(SETP_F64) FCMP_SWITCH(f64(A), f64(B)) vmnext
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
-            LANES(D = fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
+            LANES_D(fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             LANES({
                 for (int k = 0; k < 2; k++) {
@@ -1155,83 +1509,83 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
             int na = !a; int q = I->m1 == BC_BOOL_AND ? (na & c) : I->m1 == BC_BOOL_OR ? (na | c) : (na ^ c);
             D = (uint64_t)r; if (I->flags & BC_IF_HAS_E) E = (uint64_t)q; }); vmnext
-        vmcase(SELP) LANES(D = (C & 1) ? A : B); vmnext
-        vmcase(SET_INT) LANES(D = (A & 1) ? 0xffffffffu : 0); vmnext
-        vmcase(SET_F32) LANES(D = (A & 1) ? 0x3f800000u : 0); vmnext
-        vmcase(SLCT_S) LANES(D = S32(C) >= 0 ? A : B); vmnext
-        vmcase(SLCT_F) LANES(D = f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
+        vmcase(SELP) LANES_D((C & 1) ? A : B); vmnext
+        vmcase(SET_INT) LANES_D((A & 1) ? 0xffffffffu : 0); vmnext
+        vmcase(SET_F32) LANES_D((A & 1) ? 0x3f800000u : 0); vmnext
+        vmcase(SLCT_S) LANES_D(S32(C) >= 0 ? A : B); vmnext
+        vmcase(SLCT_F) LANES_D(f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
         /* ---- f32 ---- */
-        vmcase(ADD_F32) LANES(D = canon32(f32(A) + f32(B))); vmnext
-        vmcase(SUB_F32) LANES(D = canon32(f32(A) - f32(B))); vmnext
-        vmcase(MUL_F32) LANES(D = canon32(f32(A) * f32(B))); vmnext
+        vmcase(ADD_F32) LANES_D(canon32(f32(A) + f32(B))); vmnext
+        vmcase(SUB_F32) LANES_D(canon32(f32(A) - f32(B))); vmnext
+        vmcase(MUL_F32) LANES_D(canon32(f32(A) * f32(B))); vmnext
         vmcase(FMA_F32)
 #if defined(__x86_64__) && defined(__GNUC__)
             if (have_fma) { if (m == FULL) fma32_hw_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
-            LANES(D = canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
-        vmcase(ADD_F32X) LANES(D = fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) LANES(D = fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) LANES(D = fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) LANES(D = fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
-        vmcase(DIV_F32) LANES(D = canon32(f32(A) / f32(B))); vmnext
-        vmcase(DIV_F32X) LANES(D = fp32_div(A32, B32, RND, FTZ)); vmnext
-        vmcase(DIV_APPROX_F32) LANES(D = fp32_div_approx(A32, B32, FTZ)); vmnext
-        vmcase(DIV_FULL_F32) LANES(D = fp32_div_full(A32, B32, FTZ)); vmnext
-        vmcase(SQRT_F32) LANES(D = fp32_sqrt(A32, RND, FTZ)); vmnext
-        vmcase(SQRT_APPROX_F32) LANES(D = fp32_sqrt_approx(A32, FTZ)); vmnext
-        vmcase(RCP_F32) LANES(D = fp32_rcp(A32, RND, FTZ)); vmnext
-        vmcase(RCP_APPROX_F32) LANES(D = fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32) LANES(D = fp32_rsqrt_approx(A32, FTZ)); vmnext
-        vmcase(EX2_APPROX_F32) LANES(D = fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32) LANES(D = fp32_lg2_approx(A32, FTZ)); vmnext
-        vmcase(SIN_APPROX_F32) LANES(D = fp32_sin_approx(A32, FTZ)); vmnext
-        vmcase(COS_APPROX_F32) LANES(D = fp32_cos_approx(A32, FTZ)); vmnext
-        vmcase(TANH_APPROX_F32) LANES(D = fp32_tanh_approx(A32)); vmnext
-        vmcase(MIN_F32) LANES(D = fp32_min(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(MAX_F32) LANES(D = fp32_max(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(ABS_F32) LANES(D = fp32_abs(A32, FTZ)); vmnext
-        vmcase(NEG_F32) LANES(D = fp32_neg(A32, FTZ)); vmnext
-        vmcase(COPYSIGN_F32) LANES(D = fp32_copysign(A32, B32)); vmnext
-        vmcase(TESTP_F32) LANES(D = (uint64_t)testp(A, 0, I->m1)); vmnext
-        vmcase(TESTP_F64) LANES(D = (uint64_t)testp(A, 1, I->m1)); vmnext
+            LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
+        vmcase(ADD_F32X) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
+        vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_APPROX_F32) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
+        vmcase(SQRT_F32) LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
+        vmcase(RCP_F32) LANES_D(fp32_rcp(A32, RND, FTZ)); vmnext
+        vmcase(RCP_APPROX_F32) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
+        vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
+        vmcase(MIN_F32) LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(ABS_F32) LANES_D(fp32_abs(A32, FTZ)); vmnext
+        vmcase(NEG_F32) LANES_D(fp32_neg(A32, FTZ)); vmnext
+        vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
+        vmcase(TESTP_F32) LANES_D((uint64_t)testp(A, 0, I->m1)); vmnext
+        vmcase(TESTP_F64) LANES_D((uint64_t)testp(A, 1, I->m1)); vmnext
         /* ---- f64 ---- */
-        vmcase(ADD_F64) LANES(D = F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
-        vmcase(SUB_F64) LANES(D = F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
-        vmcase(MUL_F64) LANES(D = F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
-        vmcase(FMA_F64) LANES(D = F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(DIV_F64) LANES(D = F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
-        vmcase(ADD_F64X) LANES(D = fp64_add(A, B, RND)); vmnext
-        vmcase(SUB_F64X) LANES(D = fp64_sub(A, B, RND)); vmnext
-        vmcase(MUL_F64X) LANES(D = fp64_mul(A, B, RND)); vmnext
-        vmcase(FMA_F64X) LANES(D = fp64_fma(A, B, C, RND)); vmnext
-        vmcase(DIV_F64X) LANES(D = fp64_div(A, B, RND)); vmnext
-        vmcase(SQRT_F64) LANES(D = fp64_sqrt(A, RND)); vmnext
-        vmcase(RCP_F64) LANES(D = fp64_rcp(A, RND)); vmnext
-        vmcase(RCP_APPROX_F64) LANES(D = fp64_rcp_approx_ftz(A)); vmnext
-        vmcase(RSQRT_APPROX_F64) LANES(D = fp64_rsqrt_approx(A, FTZ)); vmnext
-        vmcase(MIN_F64) LANES(D = fp64_min(A, B)); vmnext
-        vmcase(MAX_F64) LANES(D = fp64_max(A, B)); vmnext
-        vmcase(ABS_F64) LANES(D = fp64_abs(A)); vmnext
-        vmcase(NEG_F64) LANES(D = fp64_neg(A)); vmnext
-        vmcase(COPYSIGN_F64) LANES(D = fp64_copysign(A, B)); vmnext
+        vmcase(ADD_F64) LANES_D(F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
+        vmcase(SUB_F64) LANES_D(F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
+        vmcase(MUL_F64) LANES_D(F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
+        vmcase(FMA_F64) LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
+        vmcase(DIV_F64) LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
+        vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) LANES_D(fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) LANES_D(fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) LANES_D(fp64_div(A, B, RND)); vmnext
+        vmcase(SQRT_F64) LANES_D(fp64_sqrt(A, RND)); vmnext
+        vmcase(RCP_F64) LANES_D(fp64_rcp(A, RND)); vmnext
+        vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
+        vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
+        vmcase(MIN_F64) LANES_D(fp64_min(A, B)); vmnext
+        vmcase(MAX_F64) LANES_D(fp64_max(A, B)); vmnext
+        vmcase(ABS_F64) LANES_D(fp64_abs(A)); vmnext
+        vmcase(NEG_F64) LANES_D(fp64_neg(A)); vmnext
+        vmcase(COPYSIGN_F64) LANES_D(fp64_copysign(A, B)); vmnext
         /* ---- half precision ---- */
         vmcase(HADD) vmcase(HSUB) vmcase(HMUL) vmcase(HFMA) vmcase(HMIN) vmcase(HMAX)
         vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX)
             if (I->op == OP_HFMA && (I->flags & BC_IF_RELU)) {
                 switch (I->m2) {
-                case BC_K_F16: LANES(D = fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_BF16: LANES(D = bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_F16X2: LANES(D = fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
-                default: LANES(D = bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                case BC_K_F16: LANES_D(fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_BF16: LANES_D(bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_F16X2: LANES_D(fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                default: LANES_D(bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 }
             } else {
                 half_fn f = half_fns[I->m2 - BC_K_F16][I->op - OP_HADD];
-                LANES(D = f(A, B, C, I->m1, FTZ, SAT, I->m3));
+                LANES_D(f(A, B, C, I->m1, FTZ, SAT, I->m3));
             }
             vmnext
         /* ---- conversions ---- */
-        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES(D = A & mk); } vmnext
-        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES(D = sext(A, (int)I->imm) & mk); } vmnext
+        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES_D(A & mk); } vmnext
+        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES_D(sext(A, (int)I->imm) & mk); } vmnext
         vmcase(CVT_ISAT) {
             int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
             LANES({
@@ -1255,26 +1609,26 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) |
                       ((I->flags & BC_IF_HAS_E) ? FP_CVT_SATFINITE : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
-            if (I->m3 >= 4 && I->m3 < 8) LANES(D = fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
-            else LANES(D = fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
+            if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            else LANES_D(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
             fp_type s = ftype(I->m1);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
-            LANES(D = fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
+            LANES_D(fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
         } vmnext
         vmcase(CVT_I2F) {
             fp_type d = ftype(I->m2);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
-            LANES(D = fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
+            LANES_D(fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
             int fl2 = (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) | (I->m3 ? FP_CVT_SATFINITE : 0);
-            LANES(D = fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
+            LANES_D(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
-        vmcase(CVT_TF32) LANES(D = cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
+        vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
         /* ---- memory ---- */
         vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
@@ -1285,6 +1639,11 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             int sb = (int)(8 * sz);
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
+#if defined(__AVX2__)
+            if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
+                shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d))
+                vmnext
+#endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
                 if (nv == 1 && !I->m2 && !ls) {    /* one scalar per lane: a loop per size */
                     switch (sz) {
@@ -1293,6 +1652,9 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                     case 4: LANES(D = load_n((const uint8_t *)(hb + A + imm), 4) & dm); break;
                     default: LANES(D = load_n((const uint8_t *)(hb + A + imm), 8) & dm); break;
                     }
+                } else if (nv == 1 && !I->m2 && (sz == 4 || sz == 8)) {   /* local: each lane's own memory */
+                    if (sz == 4) LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 4) & dm);
+                    else LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 8) & dm);
                 } else LANES({
                     const uint8_t *p = (const uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) {
@@ -1330,6 +1692,9 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
                     case 4: LANES(store_n((uint8_t *)(hb + A + imm), B, 4)); break;
                     default: LANES(store_n((uint8_t *)(hb + A + imm), B, 8)); break;
                     }
+                } else if (nv == 1 && (sz == 4 || sz == 8)) {    /* local: each lane's own memory */
+                    if (sz == 4) LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 4));
+                    else LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 8));
                 } else LANES({
                     uint8_t *p = (uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) store_n(p + k * sz, RD(sl[k]), sz);
@@ -1347,28 +1712,62 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         vmcase(CVTA_TO) vmcase(CVTA_FROM) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->op == OP_CVTA_TO) LANES(D = I->m2 ? (uint32_t)(A + base) : A + base);
-            else LANES(D = I->m2 ? (uint32_t)(A - base) : A - base);
+            if (I->op == OP_CVTA_TO) LANES_D(I->m2 ? (uint32_t)(A + base) : A + base);
+            else LANES_D(I->m2 ? (uint32_t)(A - base) : A - base);
         } vmnext
         vmcase(ISSPACEP) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->m1 == BC_SP_GLOBAL) LANES(D = A >= MEM_GLOBAL_BASE || A < MEM_PARAM_WINDOW);
-            else LANES(D = A - base < MEM_WINDOW_SIZE);
+            if (I->m1 == BC_SP_GLOBAL) LANES_D(A >= MEM_GLOBAL_BASE || A < MEM_PARAM_WINDOW);
+            else LANES_D(A - base < MEM_WINDOW_SIZE);
         } vmnext
         vmcase(ATOM) {
             int size = atom_size(I->m2);
             atom_fn fn = atom_select(I->m1, I->m2);
             uint64_t msk = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+            int how = L->par_atom_how ? L->par_atom_how[pc] : PAR_WRITE;   /* a reduction several blocks may share */
+            uintptr_t hb;
+            uint64_t ls, imm = (uint64_t)I->imm;
+            if (!hacc && I->m3 == BC_SP_SHARED && group_base(L, cta, w, R, m, I->a, imm, BC_SP_SHARED, (uint32_t)size, 1, &hb, &ls)) {
+                /* shared memory, every lane in range and aligned: lanes in ascending order, the common
+                 * 32-bit operations without a call per lane */
+#define SHP(l) ((uint8_t *)(hb + A + imm))
+                uint32_t o32, n32;
+                if (size == 4 && I->m1 == BC_RED_CAS) {
+                    LANES({ memcpy(&o32, SHP(l), 4); if (o32 == (uint32_t)B) { n32 = (uint32_t)C; memcpy(SHP(l), &n32, 4); } if (I->n) D = o32; });
+                    vmnext
+                }
+                if (size == 4 && I->m1 == BC_RED_EXCH) {
+                    LANES({ memcpy(&o32, SHP(l), 4); n32 = (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
+                    vmnext
+                }
+                if (size == 4 && I->m1 == BC_RED_ADD && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32)) {
+                    LANES({ memcpy(&o32, SHP(l), 4); n32 = o32 + (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
+                    vmnext
+                }
+                LANES({
+                    uint64_t old = 0;
+                    memcpy(&old, SHP(l), (size_t)size);
+                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
+                    memcpy(SHP(l), &n, (size_t)size);
+                    if (I->n) D = old;
+                });
+#undef SHP
+                vmnext
+            }
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
-                uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, 1);
+                uint8_t *p = xl(L, cta, w, l, I->m3, a, (uint64_t)size, how);
                 if (!p || (a & (uint64_t)(size - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, (uint64_t)size, 1, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)size, VM_ACC_READ | VM_ACC_WRITE | VM_ACC_ATOMIC);
                 uint64_t old = 0;
-                memcpy(&old, p, (size_t)size);
-                uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
-                memcpy(p, &n, (size_t)size);
+                if (L->par && (I->m3 == BC_SP_GLOBAL || (I->m3 == BC_SP_GENERIC && generic_is_global(a))))
+                    old = atom_host(p, size, fn, B & msk, C & msk, FTZ);   /* other workers may reduce into it */
+                else {
+                    memcpy(&old, p, (size_t)size);
+                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
+                    memcpy(p, &n, (size_t)size);
+                }
                 if (I->n) D = old;
             });
         } vmnext
@@ -1394,7 +1793,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         }
         vmcase(CALL) {
             int fidx = (int)I->imm;
-            LANES({ st = call_enter(L, cta, w, l, pc, I, fidx); if (st) { fl = l; goto out; } });
+            if (m && (st = call_enter_group(L, cta, w, m, pc, I, fidx, &fl))) goto out;
             if (m == group) vmjump(M->funcs[fidx].pc_begin)
             if (m == 0) vmnext
             put_pc(w, m, M->funcs[fidx].pc_begin);
@@ -1419,7 +1818,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         } vmnext
         vmcase(RET) {
             uint32_t exited = 0;
-            LANES({ uint32_t np; if (call_return(L, w, l, &np)) exited |= 1u << l; else w->pc[l] = np; });
+            if (m) exited = call_return_group(L, w, m);
             for (uint32_t mm = exited; mm; mm &= mm - 1) w->state[__builtin_ctz(mm)] = LANE_EXITED;
             put_pc(w, group & ~m, pc + 1);
             if (exited) { w->live &= ~exited; if (H && H->exit) H->exit(H->ctx, L, cta, w, exited, pc); warp_on_exit(L, cta, w); }
@@ -1442,6 +1841,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         /* ---- warp collectives and barriers ---- */
         vmcase(SHFL) vmcase(VOTE_ALL) vmcase(VOTE_ANY) vmcase(VOTE_UNI) vmcase(VOTE_BALLOT)
         vmcase(MATCH_ANY) vmcase(MATCH_ALL) vmcase(REDUX) vmcase(ELECT) vmcase(WARPSYNC) {
+            if (m == group && warp_collective_group(L, w, I, group)) vmnext
             put_pc(w, group, pc);
             st = warp_collective(L, cta, w, m, group, pc);
             if (st) goto out;
@@ -1449,7 +1849,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             if (uniform(w, group, &np)) vmjump(np)
             vmregroup
         }
-        vmcase(ACTIVEMASK) LANES(D = m); vmnext
+        vmcase(ACTIVEMASK) LANES_D(m); vmnext
         vmcase(BAR) {
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);
@@ -1533,7 +1933,7 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
             });
             if (waiting) { pc++; goto out_budget; }   /* a failed wait lets the other warps run */
         } vmnext
-        vmcase(MBAR_PENDING) LANES(D = A & MB_M21); vmnext
+        vmcase(MBAR_PENDING) LANES_D(A & MB_M21); vmnext
 #ifndef VM_USE_GOTO
         default:
             st = vm_fail(L, cta, w, __builtin_ctz(group), pc, VM_ERROR, "opcode %d has no handler", I->op);
@@ -1542,10 +1942,44 @@ vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_
         }
     }
 out_budget:
+    FLUSH_COUNTS();
     put_pc(w, group, pc);
-    return VM_OK;
+    if (solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) goto next_group;
+    return st;
 out:
+    FLUSH_COUNTS();
     (void)fl; (void)fa;
     if (writeback && (st == VM_OK || st == VM_PAUSED)) put_pc(w, group, pc);
+    if (st == VM_OK && solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) {
+        writeback = 1;
+        goto next_group;
+    }
     return st;
 }
+
+#ifndef VM_EXEC_VARIANT
+#ifdef VM_EXEC_AVX2
+vm_status vm_exec_avx2(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
+
+static int cpu_has_avx2(void)
+{
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+#endif
+
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop)
+{
+#ifdef VM_EXEC_AVX2
+    if (cpu_has_avx2()) return vm_exec_avx2(L, cta, w, group, pc, budget, stop);
+#endif
+    return vm_exec_base(L, cta, w, group, pc, budget, stop);
+}
+#endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "vm.h"
+#include "par.h"
 
 #define VM_SLICE 256          /* instructions a group may issue per turn */
 #define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
@@ -22,7 +23,7 @@ const char *vm_status_name(vm_status s)
     return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
 }
 
-static double now(void)
+double vm_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -63,7 +64,7 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 
 /* ---- CTA state ------------------------------------------------------------------ */
 
-static void cta_free(vm_cta *c)
+void vm_cta_free(vm_cta *c)
 {
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
@@ -76,7 +77,7 @@ static void cta_free(vm_cta *c)
     memset(c, 0, sizeof *c);
 }
 
-static int cta_alloc(vm_launch *L, vm_cta *c)
+int vm_cta_alloc(vm_launch *L, vm_cta *c)
 {
     memset(c, 0, sizeof *c);
     c->nwarps = L->nwarps;
@@ -116,12 +117,19 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
         w->tick = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         memset(w->bar_pred, 0, sizeof w->bar_pred);
+        /* a block starts from zeroed registers and local memory, whatever ran in
+         * the slot before (so results never depend on which slot a block gets) */
+        for (int r = 0; r < L->nzero; r++)
+            memset(w->R + (size_t)L->zero[r].first * BC_WARP, 0, (size_t)L->zero[r].count * BC_WARP * sizeof *w->R);
+        if (w->local_hw) {
+            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * L->cfg.local_size, 0, w->local_hw);
+            w->local_hw = 0;
+        }
         for (int l = 0; l < BC_WARP; l++) {
             w->pc[l] = k->pc_begin;
             w->state[l] = (w->present >> l) & 1 ? LANE_READY : LANE_EXITED;
             w->lastrun[l] = 0;
             w->stack[l].n = w->stack[l].depth = 0;
-            w->R[L->m->slot_fp + (uint32_t)l] = 0;
         }
         if (w->live) c->live_warps |= 1u << i;
     }
@@ -129,33 +137,147 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
 
 /* ---- scheduling ---------------------------------------------------------------- */
 
-/* The default choice: lowest pc, unless a lane has waited too long. */
-static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* pick_group's pass over a divergent warp, 8 lanes per AVX2 operation: the
+ * lowest pc of the ready lanes (*best) and its lanes (returned), the next
+ * pc above it (*next), and the ready lanes whose last issue tick is below
+ * `old` (*aged: a lane waited too long). */
+__attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w, uint32_t ready, uint64_t old,
+                                                               uint32_t *best, uint32_t *next, uint32_t *aged)
 {
-    /* every ready lane at one pc (the common case): both rules pick that group */
-    uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
-    if (ready == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
-    else for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
-    if (!diff) { *pc = p0; return ready; }
-    int best = -1, oldest = -1;
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (best < 0 || w->pc[l] < w->pc[best]) best = l;
-        if (oldest < 0 || w->lastrun[l] < w->lastrun[oldest]) oldest = l;
+    const __m256i ones = _mm256_set1_epi32(-1), bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256i p[4], mn = ones;
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+        __m256i r = _mm256_set1_epi32((int)(ready >> (8 * k)));
+        __m256i rdy = _mm256_cmpeq_epi32(_mm256_and_si256(r, bit), bit);
+        p[k] = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), _mm256_andnot_si256(rdy, ones));
+        mn = _mm256_min_epu32(mn, p[k]);
     }
-    int pickl = w->tick - w->lastrun[oldest] > VM_AGE_LIMIT ? oldest : best;
-    *pc = w->pc[pickl];
-    uint32_t g = 0;
-    for (uint32_t mm = ready; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (w->pc[l] == *pc) g |= 1u << l;
+    __m256i t = _mm256_min_epu32(mn, _mm256_permute2x128_si256(mn, mn, 1));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0x4e));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
+    uint32_t b = (uint32_t)_mm256_cvtsi256_si32(t), g = 0;
+    __m256i bv = _mm256_set1_epi32((int)b), mn2 = ones;
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+        __m256i eq = _mm256_cmpeq_epi32(p[k], bv);
+        g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) << (8 * k);
+        mn2 = _mm256_min_epu32(mn2, _mm256_or_si256(p[k], eq));
     }
+    t = _mm256_min_epu32(mn2, _mm256_permute2x128_si256(mn2, mn2, 1));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0x4e));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
+    *next = (uint32_t)_mm256_cvtsi256_si32(t);
+    *best = b;
+    /* ticks stay far below 2^63: a signed compare orders them */
+    uint32_t a = 0;
+    __m256i ov = _mm256_set1_epi64x((long long)old);
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+        __m256i lr = _mm256_loadu_si256((const __m256i *)(w->lastrun + 4 * k));
+        a |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(ov, lr))) << (4 * k);
+    }
+    *aged = a & ready;
     return g;
 }
 
-/* Live lanes in LANE_READY (0): the state bytes are tested 8 at a time. */
+static int cpu_avx2(void)
+{
+    static int v = -1;                 /* threads may race to set it, to the same value */
+    int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (r < 0) {
+        __builtin_cpu_init();
+        r = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&v, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+#endif
+
+/* The default choice: lowest pc, unless a lane has waited too long.  Also
+ * sets *stop to the lowest pc of the other ready lanes above the group's
+ * (where the group will meet them), or 0 when the caller must find it. */
+static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uint32_t ready, uint32_t *pc, uint32_t *stop)
+{
+    /* every ready lane at one pc (the common case): both rules pick that group */
+    uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
+    if (ready == 0xffffffffu) {
+        for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (w->tick > VM_AGE_LIMIT && cpu_avx2()) {     /* (the scan below also finds a uniform group) */
+        uint32_t best, next, aged;
+        uint32_t g = pick_scan_avx2(w, ready, w->tick - VM_AGE_LIMIT, &best, &next, &aged);
+        if (aged) {
+            /* the lane that waited longest (the first of the lowest tick) goes first */
+            int oldest = __builtin_ctz(aged);
+            for (uint32_t mm = aged & (aged - 1); mm; mm &= mm - 1)
+                if (w->lastrun[__builtin_ctz(mm)] < w->lastrun[oldest]) oldest = __builtin_ctz(mm);
+            if (w->pc[oldest] != best) {
+                *pc = w->pc[oldest];
+                *stop = 0;
+                g = 0;
+                for (uint32_t mm = ready; mm; mm &= mm - 1)
+                    if (w->pc[__builtin_ctz(mm)] == *pc) g |= 1u << __builtin_ctz(mm);
+                return g;
+            }
+        }
+        *pc = best;
+        *stop = next;
+        return g;
+    }
+#endif
+    if (ready != 0xffffffffu) {
+        for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
+    }
+    /* one pass: the lowest pc and its lanes, the next pc above it, the lane
+     * that waited longest (the first of the lowest issue tick, as before) */
+    uint32_t best = UINT32_MAX, next = UINT32_MAX, g = 0;
+    uint64_t oldrun = UINT64_MAX;
+    int oldest = -1;
+    for (uint32_t mm = ready; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t p = w->pc[l];
+        if (p < best) { next = best; best = p; g = 1u << l; }
+        else if (p == best) g |= 1u << l;
+        else if (p < next) next = p;
+        if (w->lastrun[l] < oldrun) { oldrun = w->lastrun[l]; oldest = l; }
+    }
+    if (w->tick - oldrun > VM_AGE_LIMIT && w->pc[oldest] != best) {
+        *pc = w->pc[oldest];
+        *stop = 0;
+        g = 0;
+        for (uint32_t mm = ready; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (w->pc[l] == *pc) g |= 1u << l;
+        }
+        return g;
+    }
+    *pc = best;
+    *stop = next;
+    return g;
+}
+
+/* A new turn of w: group g issues at the new tick (for the ageing rule). */
+static inline void mark_run(vm_warp *w, uint32_t g)
+{
+    uint64_t t = ++w->tick;
+    if (g == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) w->lastrun[l] = t;
+    else for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = t;
+}
+
+/* Live lanes in LANE_READY (0): the state bytes are tested 16 at a time
+ * (SSE2, part of every x86-64), else 8 at a time. */
 static uint32_t ready_lanes(const vm_warp *w)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    const __m128i z = _mm_setzero_si128();
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)w->state), z));
+    uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(w->state + 16)), z));
+    return (lo | hi << 16) & w->live;
+#endif
     const uint64_t k7f = 0x7f7f7f7f7f7f7f7full;
     uint32_t r = 0;
     for (int k = 0; k < BC_WARP / 8; k++) {
@@ -169,10 +291,11 @@ static uint32_t ready_lanes(const vm_warp *w)
 
 static vm_status check_limits(vm_launch *L)
 {
+    if (L->par) return vm_par_limits(L);
     if (L->cfg.insn_limit && L->insns > L->cfg.insn_limit)
         return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "instruction limit of %llu reached",
                        (unsigned long long)L->cfg.insn_limit);
-    if (L->cfg.timeout > 0 && now() - L->start_time > L->cfg.timeout)
+    if (L->cfg.timeout > 0 && vm_now() - L->start_time > L->cfg.timeout)
         return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "time limit of %g s reached", L->cfg.timeout);
     if (L->stop_requested) return vm_fail(L, L->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
     return VM_OK;
@@ -208,13 +331,12 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
         uint32_t ready = w->live ? ready_lanes(w) : 0;
         if (!ready) continue;
         *any_ready = 1;
-        uint32_t pc;
-        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc);
-        g &= ready;
+        uint32_t pc, stop = 0;
+        uint32_t g = H && H->pick ? H->pick(H->ctx, L, c, w, ready, &pc) : pick_group(w, ready, &pc, &stop);
+        if (g & ~ready) { g &= ready; stop = 0; }
         if (!g) continue;
-        w->tick++;
-        for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = w->tick;
-        vm_status st = vm_exec(L, c, w, g, pc, slice);
+        mark_run(w, g);
+        vm_status st = vm_exec(L, c, w, g, pc, slice, stop);
         if (st) return st;
         *progress = 1;
     }
@@ -222,8 +344,26 @@ static inline __attribute__((always_inline)) vm_status warps_turn(vm_launch *L, 
     return VM_OK;
 }
 
+int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
+              vm_status *st)
+{
+    uint32_t ready = w->live ? ready_lanes(w) : 0;
+    if (!ready) return 0;
+    for (int i = 0; i < c->nwarps; i++)
+        if (&c->warps[i] != w && c->warps[i].live && ready_lanes(&c->warps[i])) return 0;
+    /* the rest of this round (cta_round after warps_turn: w issued, so no
+     * deadlock), then the next one up to w, whose lower warps cannot issue */
+    L->turn_progress = 0;
+    if ((++L->turns & 63) == 0 && (*st = check_limits(L))) return 0;
+    uint32_t g = pick_group(w, ready, pc, stop);
+    mark_run(w, g);
+    *group = g;
+    *budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+    return 1;
+}
+
 /* One round over the warps of the single CTA in flight. */
-static vm_status cta_round(vm_launch *L, vm_cta *c)
+static inline __attribute__((always_inline)) vm_status cta_round(vm_launch *L, vm_cta *c)
 {
     int any_ready = 0;
     vm_status st = warps_turn(L, c, &L->turn_progress, &any_ready);
@@ -347,6 +487,28 @@ static int64_t kernel_shared_layout(const bc_module *m, int kernel, uint64_t *of
     return (int64_t)size;
 }
 
+/* The register slots that cta_reset zeroes: those of the kernel and of
+ * every .func that a thread may read before writing (vm/flow.c; all of them
+ * if the analysis is missing) and the hidden ones. */
+static int zero_ranges(vm_launch *L)
+{
+    const bc_module *m = L->m;
+    L->zero = malloc(((size_t)m->nslots / 2 + 2) * sizeof *L->zero);
+    if (!L->zero) return -1;
+    uint32_t lo = m->nconsts, hi = m->nslots;
+    for (uint32_t s = lo; s < hi; s++) {
+        int f = -1;
+        if (m->maybe_uninit && !m->maybe_uninit[s]) continue;
+        for (int i = 0; i < m->nfuncs && f < 0; i++)
+            if (s >= m->funcs[i].slot_base && s < m->funcs[i].slot_base + m->funcs[i].nslots) f = i;
+        if (f >= 0 && m->funcs[f].is_entry && f != L->kfunc) continue;   /* another kernel's */
+        vm_zero_range *last = L->nzero ? &L->zero[L->nzero - 1] : NULL;
+        if (last && last->first + last->count == s) last->count++;
+        else L->zero[L->nzero++] = (vm_zero_range){ s, 1 };
+    }
+    return 0;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
 
 vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
@@ -361,7 +523,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     L->cfg = *cfg;
     L->hooks0 = cfg->hooks;
     L->kfunc = kernel;
-    L->start_time = now();
+    L->start_time = vm_now();
     if (!L->cfg.local_size) {
         /* the default stack grows to fit a kernel with large local arrays */
         uint64_t need = ((uint64_t)m->funcs[kernel].frame_size + VM_DEFAULT_LOCAL + 4095) & ~4095ull;
@@ -426,6 +588,8 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     }
     free(sh_off);
     L->const_bank = m->const_image;
+    L->frames_full = (cfg->hooks && cfg->hooks->step) || !m->call_save;
+    if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }
     /* a kernel that reads the grid-sync workspace pointer is launched cooperatively */
     int coop = uses_grid_sync(m, kernel);
     uint64_t res = L->cfg.resident > 0 ? (uint64_t)L->cfg.resident : 1;
@@ -439,13 +603,13 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' uses grid-wide sync (a cooperative launch): all %llu blocks "
                  "must be resident at once, --resident %llu is too few", k->name, (unsigned long long)L->nctas,
                  (unsigned long long)res);
-    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L); return NULL; }
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L->zero); free(L); return NULL; }
     if (res > L->nctas) res = L->nctas;
     L->nres = (int)res;
     L->ctas = calloc((size_t)L->nres, sizeof *L->ctas);
     int bad = !L->ctas;
     for (int i = 0; i < L->nres && !bad; i++) {
-        bad = cta_alloc(L, &L->ctas[i]);
+        bad = vm_cta_alloc(L, &L->ctas[i]);
         L->ctas[i].slot = i;
     }
     if (!bad && coop) {
@@ -551,6 +715,26 @@ vm_status vm_launch_step(vm_launch *L)
     return VM_OK;
 }
 
+vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    uint64_t b = (L->cta_a * pos + L->cta_b) % L->nctas;
+    cta_reset(L, c, b);
+    c->live = 1;
+    c->stuck = c->progress = 0;
+    L->cur_cta = c;
+    L->next_warp = 0;
+    L->turn_progress = 0;
+    if (H && H->cta_begin) H->cta_begin(H->ctx, L, c);
+    while (c->live_warps) {
+        vm_status st = cta_round(L, c);
+        if (st) return st;
+    }
+    c->live = 0;
+    if (H && H->cta_end) H->cta_end(H->ctx, L, c);
+    return check_limits(L);
+}
+
 vm_cta *vm_launch_find_cta(vm_launch *L, uint64_t linear)
 {
     for (int i = 0; i < L->nres; i++)
@@ -578,10 +762,11 @@ int vm_launch_cta_started(const vm_launch *L, uint64_t linear)
 void vm_launch_free(vm_launch *L)
 {
     if (!L) return;
-    for (int i = 0; L->ctas && i < L->nres; i++) cta_free(&L->ctas[i]);
+    for (int i = 0; L->ctas && i < L->nres; i++) vm_cta_free(&L->ctas[i]);
     free(L->ctas);
     if (L->grid_ws) mem_free(L->mem, L->grid_ws);
     free(L->consts);
+    free(L->zero);
     free(L->fault.report);
     free(L);
 }
@@ -591,9 +776,31 @@ vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, i
 {
     vm_launch *L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault);
     if (!L) return fault->status;
-    vm_status st;
-    do st = vm_launch_step(L); while (st == VM_PAUSED);
+    vm_status st = VM_OK;
+    const char *why = NULL;
+    char note[sizeof fault->threads_note] = "";
+    int pst = VM_OK, threads = 1;
+    if (vm_par_eligible(L, &why)) {
+        threads = vm_par_run(L, &pst, note, sizeof note);
+        if (!threads) {
+            /* it stopped (a conflict between blocks, a fault, a limit): memory is as
+             * before the launch; one thread gives the result and the report */
+            double start = L->start_time;
+            const vm_hooks *H = cfg->hooks;
+            vm_launch_free(L);
+            if (H && H->restart) H->restart(H->ctx);
+            if (!(L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault))) return fault->status;
+            L->start_time = start;
+            L->cfg.jobs = 1;
+            threads = 1;
+        }
+    } else if (cfg->jobs > 1) snprintf(note, sizeof note, "%s", why);
+    st = (vm_status)pst;
+    if (!L->finished && st == VM_OK)
+        do st = vm_launch_step(L); while (st == VM_PAUSED);
     *fault = L->fault;
+    fault->threads = threads;
+    snprintf(fault->threads_note, sizeof fault->threads_note, "%s", note);
     L->fault.report = NULL;            /* moved to the caller */
     if (insns) *insns = L->lane_insns;
     vm_launch_free(L);

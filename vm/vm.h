@@ -37,6 +37,8 @@ typedef struct vm_fault {
     char msg[512];
     char *report;              /* deadlock: the blocked warps, one per line (malloc'd) */
     int bad_launch;            /* the launch configuration was refused before it ran */
+    int threads;               /* host threads the launch ran on (vm_config.jobs) */
+    char threads_note[160];    /* why one, when more were asked for */
 } vm_fault;
 
 /* Lane states. */
@@ -53,6 +55,7 @@ typedef struct vm_warp {
     uint64_t *R;               /* registers [slot][lane] */
     uint8_t *local;            /* BC_WARP * local_size bytes */
     uint64_t lastrun[BC_WARP]; /* issue tick of each lane (fairness) */
+    uint64_t local_hw;         /* bytes of each lane's local memory that may have been written */
     /* collectives */
     uint32_t coll_mask[BC_WARP];
     uint32_t excused;          /* lanes predicated off at a collective */
@@ -125,6 +128,14 @@ typedef struct vm_hooks {
      * before it (vm_launch_step returns VM_PAUSED and can be called again);
      * `lanes` are those whose guard holds, L->group the whole issuing group */
     int (*step)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+    /* Nonzero: the hooks may be called from several host threads at once
+     * (vm_config.jobs > 1; each worker passes its own vm_launch copy).  Such a
+     * launch may stop and run again on one thread (see vm/par.h): restart, if
+     * set, is called before that, to drop what was recorded.  Launches whose
+     * hooks are not thread-safe, or that have step, pick or select, use one
+     * thread. */
+    int thread_safe;
+    void (*restart)(void *ctx);
     /* resident == 1 only, read from vm_config.hooks: before block `linear`
      * starts, returns the hooks in force for it (NULL: none, so the block
      * runs on the plain fast paths) until the next block starts, or
@@ -199,6 +210,10 @@ typedef struct vm_config {
      * VM_COOP_AUTO blocks.  N > 1: up to N blocks in flight, a turn of each in
      * slot order, the next block (in the usual order) starting as one ends. */
     int resident;
+    /* Host threads running the CTAs of the launch (0 or 1: one).  The result
+     * is bit-identical to one thread's: see vm/par.h for when a launch runs
+     * on one thread anyway. */
+    int jobs;
 } vm_config;
 
 #define VM_COOP_AUTO 64
@@ -251,12 +266,36 @@ struct vm_launch {
     uint64_t cta_a, cta_b;     /* CTA order permutation: (a*i + b) mod n */
     uint64_t gc_base, gc_size; /* the global allocation last hit (gc_size 0: none) */
     uint8_t *gc_host;
+    uint64_t gc2_base, gc2_size; /* and the one hit before it (kernels read two buffers in turn) */
+    uint8_t *gc2_host;
+    struct par_alloc *gc2_pa;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
+    struct vm_zero_range { uint32_t first, count; } *zero;   /* register slots zeroed at a block's start */
+    int frames_full;           /* calls save the callee's registers (the debugger reads outer frames
+                                  from them), not only the caller's live ones */
+    int nzero;
+    /* a worker of a parallel launch (vm/par.h); all NULL/0 otherwise */
+    struct vm_par *par;
+    uint32_t par_tag;          /* the running block's owner tag in the shadow words */
+    struct par_alloc *gc_pa;   /* shadow of the global allocation hit last */
+    const uint8_t *par_atom_how; /* per pc: how an atom uses memory (PAR_WRITE or a reduction) */
+    uint64_t par_flushed;      /* instructions already added to the launch's total */
     const vm_hooks *hooks0;    /* vm_config.hooks as given (hooks.select may swap cfg.hooks per block) */
     uint32_t group;            /* the lane group vm_exec is issuing (for hooks called from it:
                                   the step hook's `lanes` are those of it whose guard holds) */
 };
+typedef struct vm_zero_range vm_zero_range;
+
+/* Swaps the two cached global allocations. */
+static inline void vm_gc_swap(vm_launch *L)
+{
+    uint64_t b = L->gc_base, n = L->gc_size;
+    uint8_t *h = L->gc_host;
+    struct par_alloc *pa = L->gc_pa;
+    L->gc_base = L->gc2_base; L->gc_size = L->gc2_size; L->gc_host = L->gc2_host; L->gc_pa = L->gc2_pa;
+    L->gc2_base = b; L->gc2_size = n; L->gc2_host = h; L->gc2_pa = pa;
+}
 
 /* Places the module's variables in mem (once per module per mem_space):
  * returns 0, or -1 with msg. */
@@ -287,9 +326,38 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
 
 /* ---- inside the VM (exec.c, warp.c, sched.c) ------------------------------- */
 
+/* Bits set in a lane mask (baseline x86-64 has no popcnt: __builtin_popcount is a libgcc call). */
+static inline uint32_t vm_popc32(uint32_t x)
+{
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#else
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+#endif
+}
+
+double vm_now(void);           /* monotonic seconds */
+int vm_cta_alloc(vm_launch *L, vm_cta *c);
+void vm_cta_free(vm_cta *c);
+/* Runs the block at launch position pos in slot c from start to end (one
+ * CTA in flight; a parallel launch's workers). */
+vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
+
+/* vm_exec's group regrouped or ended its turn, with no hooks and one CTA in
+ * flight.  If no other warp of c can issue before w's next turn (none has
+ * ready lanes), does what the scheduler would do up to then (the end of the
+ * round, its limit check, the next pick for w) and returns 1 with w's next
+ * group, its pc, where it stops and its budget; else 0 (and *st on a limit). */
+int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
+              vm_status *st);
+
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
- * `budget` instructions have issued. */
-vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t mask, uint32_t pc, int budget);
+ * `budget` instructions have issued.  stop: the lowest pc above pc of the
+ * warp's other ready lanes (UINT32_MAX: none), where the group stops to
+ * merge with them; 0: vm_exec finds it. */
+vm_status vm_exec(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t mask, uint32_t pc, int budget, uint32_t stop);
 
 /* Records a fault at pc for the lowest lane of `lanes`. */
 vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, vm_status st,
@@ -299,6 +367,11 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
  * execute the instruction at pc (guard true) and the whole issued group. */
 vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc);
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+/* A collective that the issuing group completes by itself: all of it
+ * executes I (no lane guarded off) with one membermask that needs no other
+ * lane, and no hook watches.  Delivers the results as the rendezvous would
+ * and returns 1 (the group goes on at pc + 1); 0: warp_collective decides. */
+int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group);
 /* After lanes of w exited: completes what no longer waits for them. */
 void warp_on_exit(vm_launch *L, vm_cta *cta, vm_warp *w);
 /* Lines describing why each blocked lane of the CTA waits (deadlock report). */

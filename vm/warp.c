@@ -34,7 +34,7 @@ static const char *coll_name(const bc_insn *I)
     return bc_op_name[I->op];
 }
 
-static uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
+static inline uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
 {
     uint32_t off = b & 31, clampv = c & 31, seg = (c >> 8) & 31;
     uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
@@ -48,20 +48,45 @@ static uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
     return *ok ? (uint32_t)j : (uint32_t)l;
 }
 
-/* Computes and delivers the results of a completed rendezvous of lanes P. */
-static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
+/* Computes and delivers the results of a completed rendezvous of lanes P
+ * (each waiting at its own pc, which moves on), or, with `group` set, of the
+ * issuing group executing `group` together (its pc is the caller's). */
+static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, const bc_insn *group)
 {
     const bc_insn *code = L->code;
     uint64_t *R = w->R;
     uint64_t d[BC_WARP] = { 0 }, e[BC_WARP] = { 0 };
     int first = __builtin_ctz(P);
-    const bc_insn *I0 = &code[w->pc[first]];
+    const bc_insn *I0 = group ? group : &code[w->pc[first]];
     int uni = 1;                  /* every participant at one pc (the usual case): no per-lane lookup */
-    for (uint32_t mm = P; mm; mm &= mm - 1) uni &= w->pc[__builtin_ctz(mm)] == w->pc[first];
+    if (!group)
+        for (uint32_t mm = P; mm; mm &= mm - 1) uni &= w->pc[__builtin_ctz(mm)] == w->pc[first];
 #define LANE_I(l) (uni ? I0 : &code[w->pc[l]])
 #define VAL(l, field) R[LANE_I(l)->field + (uint32_t)(l)]
     switch (I0->op) {
     case OP_SHFL:
+        if (uni && P == 0xffffffffu) {
+            /* the whole warp with one source operand and one clamp (the usual
+             * case): every source lane takes part, no lookups per lane */
+            const uint64_t *rb = R + I0->b, *rc = R + I0->c, *ra = R + I0->a;
+            uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
+            for (int l = 0; l < BC_WARP; l++) diff |= (rb[l] ^ b0) | (rc[l] ^ c0);
+            if (!diff) {
+                uint32_t off = (uint32_t)b0 & 31, clampv = (uint32_t)c0 & 31, seg = (uint32_t)(c0 >> 8) & 31;
+                for (int l = 0; l < BC_WARP; l++) {
+                    uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
+                    int j;
+                    switch (I0->m1) {         /* shfl_source, with the mode the same for every lane */
+                    case BC_SHFL_UP: j = l - (int)off; e[l] = j >= (int)bound; break;
+                    case BC_SHFL_DOWN: j = l + (int)off; e[l] = j <= (int)bound; break;
+                    case BC_SHFL_BFLY: j = l ^ (int)off; e[l] = j <= (int)bound; break;
+                    default: j = (int)(first | (off & ~seg)); e[l] = j <= (int)bound; break;
+                    }
+                    d[l] = (uint32_t)ra[e[l] ? j : l];
+                }
+                break;
+            }
+        }
         for (uint32_t mm = P; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm), ok;
             uint32_t j = shfl_source(l, (uint32_t)VAL(l, b), (uint32_t)VAL(l, c), I0->m1, &ok);
@@ -142,6 +167,14 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
         if (bc_op_fmt[I0->op] == F_MMA) mma_collective(L, w, P);
         break;
     }
+    if (group && P == 0xffffffffu) {        /* the whole warp at one instruction */
+        if (I0->op != OP_WARPSYNC && bc_op_fmt[I0->op] != F_MMA) {
+            uint64_t *rd = R + I0->d, *re = R + I0->e;
+            for (int l = 0; l < BC_WARP; l++) rd[l] = d[l];
+            if (I0->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) re[l] = e[l];
+        }
+        P = 0;
+    }
     for (uint32_t mm = P; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         const bc_insn *I = LANE_I(l);
@@ -149,6 +182,7 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M)
             R[I->d + (uint32_t)l] = d[l];
             if (I->flags & BC_IF_HAS_E) R[I->e + (uint32_t)l] = e[l];
         }
+        if (group) continue;
         w->state[l] = LANE_READY;
         w->pc[l]++;
     }
@@ -173,7 +207,19 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
         have |= BIT(l);
     }
     if (!kind || (need & ~have)) return 0;
-    coll_complete(L, w, have, M);
+    coll_complete(L, w, have, M, NULL);
+    return 1;
+}
+
+int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
+{
+    if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
+    const uint64_t *rx = w->R + I->x;
+    uint32_t M = (uint32_t)rx[__builtin_ctz(group)], diff = 0;
+    if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
+    else for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)rx[__builtin_ctz(mm)] ^ M;
+    if (diff || (group & ~M) || (M & w->live & ~w->excused & ~group)) return 0;
+    coll_complete(L, w, group, M, I);
     return 1;
 }
 
@@ -208,36 +254,57 @@ vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes,
 
 /* ---- CTA barriers ------------------------------------------------------------- */
 
+/* The lanes whose byte in v[32] equals x (8 bytes at a time). */
+static inline uint32_t bytes_equal(const uint8_t *v, uint8_t x)
+{
+    const uint64_t k7f = 0x7f7f7f7f7f7f7f7full, rep = 0x0101010101010101ull * x;
+    uint32_t r = 0;
+    for (int k = 0; k < BC_WARP / 8; k++) {
+        uint64_t q;
+        memcpy(&q, v + 8 * k, 8);
+        q ^= rep;                                                          /* zero where equal */
+        uint64_t z = ~(((q & k7f) + k7f) | q | k7f);                       /* 0x80 in each zero byte, exactly */
+        r |= (uint32_t)(((z >> 7) * 0x0102040810204080ull) >> 56) << (8 * k); /* byte i's bit to bit i */
+    }
+    return r;
+}
+
 static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
 {
     vm_barrier *b = &cta->bar[id];
     if (!w->live || (b->warps & BIT(w->id))) return;
     if ((w->bar_arrived[id] & w->live) != w->live) return;
     b->warps |= BIT(w->id);
-    b->popc += (uint32_t)__builtin_popcount(w->bar_pred[id] & w->live);
-    b->threads += (uint32_t)__builtin_popcount(w->live);
+    b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & w->live);
+    b->threads += (uint32_t)vm_popc32(w->live);
 }
 
 static void bar_try(vm_launch *L, vm_cta *cta, int id)
 {
     vm_barrier *b = &cta->bar[id];
     if (!b->warps) return;
-    int done = b->expected ? (uint32_t)__builtin_popcount(b->warps) * BC_WARP >= b->expected
+    int done = b->expected ? (uint32_t)vm_popc32(b->warps) * BC_WARP >= b->expected
                            : (b->warps & cta->live_warps) == cta->live_warps;
     if (!done) return;
     uint32_t popc = b->popc, threads = b->threads;
     for (uint32_t ww = b->warps; ww; ww &= ww - 1) {
         vm_warp *w = &cta->warps[__builtin_ctz(ww)];
-        uint32_t released = 0;
-        for (int l = 0; l < BC_WARP; l++) {
-            if (w->state[l] != LANE_WAIT_BAR || w->bar_id[l] != id) continue;
+        uint32_t released = bytes_equal(w->state, LANE_WAIT_BAR) & bytes_equal(w->bar_id, (uint8_t)id);
+        uint32_t p0 = released ? w->pc[__builtin_ctz(released)] : 0, diff = 0;
+        if (released == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+        else for (uint32_t mm = released; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+        if (released == 0xffffffffu && !diff && L->code[p0].m1 < 2) {
+            /* the whole warp waited at one bar.sync: no values to deliver */
+            memset(w->state, LANE_READY, BC_WARP);
+            for (int l = 0; l < BC_WARP; l++) w->pc[l] = p0 + 1;
+        } else for (uint32_t mm = released; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
             const bc_insn *I = &L->code[w->pc[l]];
             if (I->m1 == 2) w->R[I->d + (uint32_t)l] = popc;
             else if (I->m1 == 3) w->R[I->d + (uint32_t)l] = popc == threads;
             else if (I->m1 == 4) w->R[I->d + (uint32_t)l] = popc != 0;
             w->state[l] = LANE_READY;
             w->pc[l]++;
-            released |= BIT(l);
         }
         w->bar_arrived[id] = 0;
         w->bar_pred[id] = 0;
@@ -252,12 +319,17 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
 static int bar_sync_fast(vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes)
 {
     if (!lanes || I->m1 != 0 || I->n) return -1;
-    uint64_t id = w->R[I->a + (uint32_t)__builtin_ctz(lanes)], diff = 0;
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= w->R[I->a + (uint32_t)__builtin_ctz(mm)] ^ id;
+    const uint64_t *ra = w->R + I->a;
+    uint64_t id = ra[__builtin_ctz(lanes)], diff = 0;
+    if (lanes == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= ra[l] ^ id;
+    else for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= ra[__builtin_ctz(mm)] ^ id;
     if (diff || id >= VM_NBAR) return -1;
     cta->bar[id].kinds |= 1;
     w->bar_arrived[id] |= lanes;
-    for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+    if (lanes == 0xffffffffu) {
+        memset(w->state, LANE_WAIT_BAR, BC_WARP);
+        memset(w->bar_id, (int)id, BC_WARP);
+    } else for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         w->state[l] = LANE_WAIT_BAR;
         w->bar_id[l] = (uint8_t)id;
@@ -302,7 +374,7 @@ vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, ui
     for (uint32_t tt = touched; tt; tt &= tt - 1) {
         int id = __builtin_ctz(tt);
         bar_count_warp(cta, w, id);
-        if (cta->bar[id].expected && (uint32_t)__builtin_popcount(cta->bar[id].warps) * BC_WARP > cta->bar[id].expected &&
+        if (cta->bar[id].expected && (uint32_t)vm_popc32(cta->bar[id].warps) * BC_WARP > cta->bar[id].expected &&
             H && H->misuse)
             H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier", "more threads arrive at a barrier than its count");
         bar_try(L, cta, id);
@@ -378,9 +450,9 @@ char *warp_blocked_report(vm_launch *L, vm_cta *cta)
                 vm_barrier *br = &cta->bar[w->bar_id[l]];
                 uint32_t arrived = 0;
                 for (int k = 0; k < cta->nwarps; k++)
-                    arrived += (uint32_t)__builtin_popcount(cta->warps[k].bar_arrived[w->bar_id[l]] & cta->warps[k].live);
+                    arrived += (uint32_t)vm_popc32(cta->warps[k].bar_arrived[w->bar_id[l]] & cta->warps[k].live);
                 uint32_t expect = br->expected;
-                if (!expect) for (int k = 0; k < cta->nwarps; k++) expect += (uint32_t)__builtin_popcount(cta->warps[k].live);
+                if (!expect) for (int k = 0; k < cta->nwarps; k++) expect += (uint32_t)vm_popc32(cta->warps[k].live);
                 rput(&b, "waiting at barrier %d (%u of %u threads arrived%s)\n", w->bar_id[l], arrived, expect,
                      br->expected ? ", counted in whole warps" : "");
             } else if (w->state[l] == LANE_WAIT_COLL) {

@@ -44,6 +44,7 @@ int cu_check_launch(cu_func *f, const vm_config *cfg, uint64_t seq, vm_fault *fa
     chk_opts o;
     memset(&o, 0, sizeof o);
     o.timeout = cu_g.timeout;
+    o.jobs = cu_g.jobs;                /* schedules at once (0: one per CPU) */
     chk_result r;
     int code = chk_run_launch(pm, f->index, cfg, &cu_g.mem, f->mod->var_addr, &o, &r);
     *checked = code != PTXEMU_EXIT_USAGE || r.end_fault.bad_launch;

@@ -135,6 +135,13 @@ static CUresult build_params(cu_func *f, void **args, void **extra, uint8_t **bu
     return CUDA_SUCCESS;
 }
 
+/* --jobs default: the online CPUs (at least 1). */
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], unsigned shmem,
                        void **args, void **extra, int coop)
 {
@@ -159,6 +166,7 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     cfg.timeout = cu_g.timeout;
     cfg.output = printf_sink;
     cfg.builtins = &rt_builtins_printf;   /* device printf through the runtime's formatter */
+    cfg.jobs = cu_g.jobs > 0 ? cu_g.jobs : online_cpus();   /* blocks on host threads (vm/par.h) */
     vm_fault fault;
     uint64_t insns = 0;
     double t0 = now_s();
@@ -173,8 +181,9 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     }
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
     if (profiling) cu_profile_done(f);
-    cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s", (unsigned long long)seq, kname, vm_status_name(st),
-             (unsigned long long)insns, now_s() - t0);
+    cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s on %d host thread%s%s%s", (unsigned long long)seq, kname,
+             vm_status_name(st), (unsigned long long)insns, now_s() - t0, fault.threads, fault.threads == 1 ? "" : "s",
+             fault.threads_note[0] ? ": " : "", fault.threads_note);
     if (st != VM_OK && fault.bad_launch) {
         cu_trace("launch refused: %s", fault.msg);
         r = coop && strstr(fault.msg, "resident") ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE : CUDA_ERROR_INVALID_VALUE;

@@ -3,7 +3,7 @@
 # program built by nvcc (static and -cudart shared, build.sh, into
 # build/exec-tests) runs under `ptxemu exec`; its stdout and exit status must
 # equal what an H100 gave (expected/NAME.out, NAME.rc, recorded with
-# record/record.sh).  Also: the fat-binary variants, a SASS-only program
+# record/record.sh), with every core (the default) and with --jobs 1.  Also: the fat-binary variants, a SASS-only program
 # (exit 2), fault messages, exec's options, and the Python tests (cuda.bindings
 # with NVRTC; Numba) in a venv under build/ when pip can install them.
 # Skips, with the reason, what the machine cannot build.  Ends with
@@ -58,6 +58,14 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
             same "$b ($m cudart)" "$b.$m" "$b"
         done
     done
+    # the same programs with every launch on one thread (the runs above use every core)
+    for rc in "$exp"/*.rc; do
+        b=$(basename "$rc" .rc)
+        case $b in *.py) continue ;; esac
+        args=(); [ "$b" = driver ] && args=(.)
+        run "$b.j1" --jobs 1 "./$b.static" "${args[@]}"
+        same "$b (--jobs 1)" "$b.j1" "$b"
+    done
     for v in sm80 multi default xptxas; do
         run "basic.$v" "./basic.$v"
         same "basic built with $v" "basic.$v" basic
@@ -102,6 +110,9 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     [ "$(cat "$tmp/profcheck.rc")" = 2 ] && grep -q "use one at a time" "$tmp/profcheck.err" && ok "--profile with --check: a usage error" || bad "--profile --check" "$(head -2 "$tmp/profcheck.err")"
     run trace --trace ./warpsync.static
     grep -q "cuGetExportTable(INTEGRITY_CHECK)" "$tmp/trace.err" && cmp -s "$tmp/trace.out" "$exp/warpsync.out" && ok "--trace prints the driver calls" || bad "--trace" "$(tail -2 "$tmp/trace.err")"
+    run trace2 --trace --jobs 2 ./basic.static
+    grep -q "_Z4fillPiii: ok, .* on 2 host threads$" "$tmp/trace2.err" && cmp -s "$tmp/trace2.out" "$exp/basic.out" \
+        && ok "--jobs 2: a launch of several blocks runs on 2 host threads (--trace says so)" || bad "--jobs 2" "$(grep -m2 'host thread' "$tmp/trace2.err")"
     (cd "$bin" && "$ptxemu" exec ./no-such-program >/dev/null 2>"$tmp/nx.err"; echo $? >"$tmp/nx.rc")
     [ "$(cat "$tmp/nx.rc")" = 127 ] && grep -q "cannot run ./no-such-program" "$tmp/nx.err" && ok "a missing program: status 127 and a message" || bad "missing program" "$(cat "$tmp/nx.rc") $(cat "$tmp/nx.err")"
 else

@@ -15,6 +15,7 @@ expect() {
     else echo "PASS $name"; pass=$((pass + 1)); fi
 }
 expect "huge grid stops at --timeout" 6 "time limit" -- $P run $K --kernel noop --grid 2147483647,65535 --block 1024 --timeout 2
+expect "2^31 blocks on every thread stop at --timeout, in little memory" 6 "peak RSS [0-9]{1,2}\.[0-9] MB" -- $P run $K --kernel noop --grid 65536,32768 --block 64 --timeout 1 --jobs 4 --time
 expect "endless loop stops at --limit" 6 "instruction limit" -- $P run $K --kernel spin --grid 1 --block 32 --limit 100000
 expect "endless loop stops at --timeout" 6 "time limit" -- $P run $K --kernel spin --grid 1 --block 32 --timeout 1
 expect "runaway recursion is a fault" 4 "stack overflow" -- $P run $K --kernel recurse --grid 1 --block 32

@@ -1,0 +1,122 @@
+// par.cu — kernels whose blocks share global memory in the ways `--jobs N` must
+// keep one thread's results for (tests/par/run.sh compares every output of
+// --jobs 1, 2 and 4).  Each block first spins through some arithmetic so that
+// blocks really run at the same time on several host threads.
+#include <cstdio>
+
+#define WORK 200
+
+__device__ unsigned spin(unsigned x) {
+    for (int i = 0; i < WORK; i++) x = x * 1664525u + 1013904223u;
+    return x;
+}
+
+// every block's thread 0 increments a counter without an atomic (a race: with
+// one thread, blocks run in order and the count is exact)
+extern "C" __global__ void racy_counter(int *counter, unsigned *sink) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) { int c = *counter; *counter = c + 1; }
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// tickets: the value atomicAdd returns orders the blocks
+extern "C" __global__ void tickets(unsigned *next, unsigned *order, unsigned *sink) {
+    unsigned x = spin(threadIdx.x + blockIdx.x);
+    if (threadIdx.x == 0) order[atomicAdd(next, 1u)] = blockIdx.x;
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// a float sum by atomicAdd over every thread: the result depends on the order
+extern "C" __global__ void float_sum(float *sum, unsigned *sink) {
+    unsigned x = spin(threadIdx.x);
+    atomicAdd(sum, 1.0f / (float)(1 + blockIdx.x * blockDim.x + threadIdx.x));
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// integer reductions whose results nothing reads: they commute
+extern "C" __global__ void int_reductions(unsigned *r, unsigned long long *r64, int *s) {
+    unsigned x = spin(threadIdx.x * 977u + blockIdx.x);
+    atomicAdd(&r[0], x);
+    atomicMin(&r[1], x);
+    atomicMax(&r[2], x);
+    atomicAnd(&r[3], x | 0xfff0ffffu);
+    atomicOr(&r[4], x & 0x0f00000fu);
+    atomicXor(&r[5], x);
+    atomicAdd(&r64[0], (unsigned long long)x);
+    atomicMax(&r64[1], (unsigned long long)x * x);
+    atomicMin(&s[0], (int)x);
+    atomicMax(&s[1], (int)x);
+}
+
+// block 0 publishes a value behind a flag; every other block waits for it
+extern "C" __global__ void flag_wait(volatile int *flag, int *out) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        spin(1);
+        out[0] = 42;
+        __threadfence();
+        *flag = 1;
+    } else {
+        while (*flag == 0) {}
+        out[blockIdx.x] = out[0] + blockIdx.x;
+    }
+}
+
+// each block reads what the block before it wrote
+extern "C" __global__ void neighbour(int *out, int *seen) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = blockIdx.x + 1 + (int)(x & 0);
+        seen[blockIdx.x] = blockIdx.x ? out[blockIdx.x - 1] : -1;
+    }
+}
+
+// block b writes byte b: neighbouring blocks write bytes of one 4-byte word
+extern "C" __global__ void bytes(unsigned char *out, unsigned *sink) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) out[blockIdx.x] = (unsigned char)(blockIdx.x * 7);
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// device printf from every block: the output comes in block order
+extern "C" __global__ void hello(unsigned *sink) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) printf("block %d says %u\n", blockIdx.x, x);
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// block 37 (and every block after 200) writes far out of bounds: the first of them faults
+extern "C" __global__ void late_fault(int *out, int n) {
+    unsigned x = spin(threadIdx.x);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (blockIdx.x == 37 || blockIdx.x > 200) i += n + 100000;
+    out[i] = (int)x;
+}
+
+// the "last block" pattern: each block stores its partial sum, and the block
+// that finishes last (by an atomic counter) adds them all up
+extern "C" __global__ void last_block(const int *in, int *partial, unsigned *count, int *total) {
+    __shared__ int s[64];
+    __shared__ bool last;
+    s[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x] + (int)(spin(threadIdx.x) & 7);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (int k = 0; k < blockDim.x; k++) sum += s[k];
+        partial[blockIdx.x] = sum;
+        __threadfence();
+        last = atomicInc(count, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        int sum = 0;
+        for (int b = 0; b < gridDim.x; b++) sum += partial[b];
+        *total = sum;
+    }
+}
+
+// independent blocks: each writes its own outputs (these run on every thread)
+extern "C" __global__ void independent(const unsigned *in, unsigned *out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = spin(in[i] + (unsigned)i);
+}

@@ -1,0 +1,414 @@
+/* flow.c — analyses over compiled bytecode: which registers a thread may
+ * read before writing them (bc_flow_maybe_uninit).
+ *
+ * A block starts from zeroed registers so that its results never depend on
+ * what ran before in its CTA slot (vm/sched.c); zeroing every register of a
+ * kernel with hundreds of them costs more than a short block runs, so only
+ * the registers this analysis cannot prove written before each read are
+ * zeroed.  It is a must-be-written dataflow over each function's basic
+ * blocks, conservative wherever the bytecode's operand use is not plain:
+ * every operand field but d (and every word of the operand lists) counts as
+ * a read, only d of an unguarded instruction counts as a write.
+ *
+ * Calls (bc_flow_call_saves): a call saves, on the lane's stack, the caller's
+ * registers that are live after it, and only when the callee may enter the
+ * caller's function again (recursion through the call graph; any indirect
+ * call may): the others cannot change.  A backward liveness dataflow with
+ * the same conservative reads and writes (more live = more saved).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bc.h"
+
+#define FLOW_MAX_WORDS (16u << 20)      /* larger functions: every register is zeroed / saved */
+#define FLOW_MAX_LIST 40                 /* registers in a matrix instruction's lists */
+#define FLOW_MAX_OPS (6 + 8 + FLOW_MAX_LIST)
+#define FLOW_MAX_FUNCS 4096              /* more: every call may re-enter its caller */
+
+typedef struct flow_fn {
+    const bc_module *m;
+    const bc_func *f;
+    uint32_t nw;                         /* 64-bit words per register set */
+    uint32_t n;                          /* instructions */
+    uint8_t *leader;
+    int32_t *block;                      /* pc - begin -> block index */
+    uint64_t *in;                        /* per block: registers written on every path to it */
+    int nblocks;
+    uint32_t *start;                     /* per block: first pc */
+} flow_fn;
+
+/* The register of the function that slot field v (slot * BC_WARP) names, or -1. */
+static int64_t reg_of(const bc_func *f, uint32_t v)
+{
+    if (v % BC_WARP) return -1;
+    uint32_t s = v / BC_WARP;
+    return s >= f->slot_base && s < f->slot_base + f->nslots ? (int64_t)(s - f->slot_base) : -1;
+}
+
+static int ends_block(const bc_insn *I)
+{
+    return I->op == OP_BRA || I->op == OP_BRX || I->op == OP_RET || I->op == OP_EXIT || I->op == OP_TRAP;
+}
+
+/* Whether control can go on to pc + 1 after I. */
+static int falls_through(const bc_insn *I)
+{
+    if (I->op == OP_BRX) return 0;
+    if (I->op == OP_BRA || I->op == OP_RET || I->op == OP_EXIT || I->op == OP_TRAP) return I->guard != BC_NO_GUARD;
+    return 1;
+}
+
+static void mark_leaders(flow_fn *F)
+{
+    const bc_module *m = F->m;
+    uint32_t b = F->f->pc_begin;
+    F->leader[0] = 1;
+    for (uint32_t i = 0; i < F->n; i++) {
+        const bc_insn *I = &m->code[b + i];
+        if (ends_block(I) && i + 1 < F->n) F->leader[i + 1] = 1;
+        if (I->op == OP_BRA && (uint64_t)I->imm >= b && (uint64_t)I->imm < b + F->n) F->leader[I->imm - b] = 1;
+        if (I->op == OP_BRX) {
+            uint32_t tab = (uint32_t)I->imm & 0xffffff, k = (uint32_t)I->imm >> 24;
+            for (uint32_t j = 0; j < k && tab + j < m->nextra; j++)
+                if (m->extra[tab + j] >= b && m->extra[tab + j] < b + F->n) F->leader[m->extra[tab + j] - b] = 1;
+        }
+    }
+}
+
+/* The function's registers that I may read (conservatively: every operand
+ * field but d, the lists of stores and matrix instructions, x where it
+ * names a membermask register) into r; returns how many. */
+static int insn_uses(const flow_fn *F, const bc_insn *I, int64_t *r)
+{
+    const bc_module *m = F->m;
+    int fmt = bc_op_fmt[I->op], list = fmt == F_LD || fmt == F_ST || fmt == F_CALL || fmt == F_MMA, n = 0;
+    uint32_t src[6] = { I->a, I->b, I->c, (I->flags & BC_IF_HAS_E) ? 0 : I->e, list ? 0 : I->x,
+                        I->guard == BC_NO_GUARD ? 0 : I->guard };
+    for (int k = 0; k < 6; k++)
+        if ((r[n] = reg_of(F->f, src[k])) >= 0) n++;
+    if (fmt == F_ST)
+        for (uint32_t k = 0; k < I->n && I->x + k < m->nextra; k++)
+            if ((r[n] = reg_of(F->f, m->extra[I->x + k])) >= 0) n++;
+    if (fmt == F_MMA && I->x + 4 <= m->nextra) {
+        const uint32_t *ol = &m->extra[I->x];
+        uint64_t c = (uint64_t)ol[0] + ol[1] + ol[2] + ol[3];
+        for (uint64_t k = 0; k < c && k < FLOW_MAX_LIST && I->x + 4 + k < m->nextra; k++)
+            if ((r[n] = reg_of(F->f, ol[4 + k])) >= 0) n++;
+    }
+    return n;
+}
+
+/* The function's registers that I surely writes (d and e of an unguarded
+ * instruction, the list of a load) into r; returns how many. */
+static int insn_defs(const flow_fn *F, const bc_insn *I, int64_t *r)
+{
+    const bc_module *m = F->m;
+    int n = 0;
+    if (I->guard != BC_NO_GUARD) return 0;
+    if ((r[n] = reg_of(F->f, I->d)) >= 0) n++;
+    if ((I->flags & BC_IF_HAS_E) && (r[n] = reg_of(F->f, I->e)) >= 0) n++;
+    if (bc_op_fmt[I->op] == F_LD)
+        for (uint32_t k = 0; k < I->n && I->x + k < m->nextra; k++)
+            if ((r[n] = reg_of(F->f, m->extra[I->x + k])) >= 0) n++;
+    return n;
+}
+
+#define BIT_SET(w, r) ((w)[(r) / 64] |= 1ull << ((r) % 64))
+#define BIT_CLR(w, r) ((w)[(r) / 64] &= ~(1ull << ((r) % 64)))
+#define BIT_GET(w, r) ((w)[(r) / 64] >> ((r) % 64) & 1)
+
+/* Applies instruction I to the written set w; with uninit, marks the reads
+ * of registers not in w. */
+static void step(const flow_fn *F, const bc_insn *I, uint64_t *w, uint8_t *uninit)
+{
+    int64_t r[FLOW_MAX_OPS];
+    if (uninit) {
+        int n = insn_uses(F, I, r);
+        for (int k = 0; k < n; k++)
+            if (!BIT_GET(w, r[k])) uninit[F->f->slot_base + r[k]] = 1;
+    }
+    int n = insn_defs(F, I, r);
+    for (int k = 0; k < n; k++) BIT_SET(w, r[k]);
+}
+
+/* Intersects `out` into block t's entry set; returns 1 if it changed. */
+static int meet(flow_fn *F, uint32_t t_pc, const uint64_t *out)
+{
+    uint32_t b = F->f->pc_begin;
+    if (t_pc < b || t_pc >= b + F->n) return 0;
+    uint64_t *in = F->in + (size_t)F->block[t_pc - b] * F->nw;
+    int ch = 0;
+    for (uint32_t k = 0; k < F->nw; k++) {
+        uint64_t v = in[k] & out[k];
+        ch |= v != in[k];
+        in[k] = v;
+    }
+    return ch;
+}
+
+/* The fixpoint, then one pass marking reads of maybe-unwritten registers. */
+static int analyse(flow_fn *F, uint8_t *uninit)
+{
+    const bc_module *m = F->m;
+    uint32_t b = F->f->pc_begin;
+    uint64_t *w = malloc(F->nw * sizeof *w);
+    uint8_t *queued = calloc((size_t)F->nblocks, 1);
+    int *work = malloc((size_t)F->nblocks * sizeof *work);
+    if (!w || !queued || !work) { free(w); free(queued); free(work); return -1; }
+    memset(F->in, 0xff, (size_t)F->nblocks * F->nw * sizeof *F->in);
+    memset(F->in, 0, F->nw * sizeof *F->in);                 /* entry: nothing written */
+    int nwork = 0;
+    work[nwork++] = 0;
+    queued[0] = 1;
+    while (nwork) {
+        int bi = work[--nwork];
+        queued[bi] = 0;
+        memcpy(w, F->in + (size_t)bi * F->nw, F->nw * sizeof *w);
+        uint32_t pc = F->start[bi];
+        for (;; pc++) {
+            const bc_insn *I = &m->code[b + pc];
+            step(F, I, w, NULL);
+            int last = pc + 1 >= F->n || F->leader[pc + 1];
+            if (!last) continue;
+            uint32_t succ[2];
+            int ns = 0;
+            if (falls_through(I) && pc + 1 < F->n) succ[ns++] = b + pc + 1;
+            if (I->op == OP_BRA) succ[ns++] = (uint32_t)I->imm;
+            for (int k = 0; k < ns; k++)
+                if (meet(F, succ[k], w) && !queued[F->block[succ[k] - b]]) {
+                    queued[F->block[succ[k] - b]] = 1;
+                    work[nwork++] = F->block[succ[k] - b];
+                }
+            if (I->op == OP_BRX) {
+                uint32_t tab = (uint32_t)I->imm & 0xffffff, nt = (uint32_t)I->imm >> 24;
+                for (uint32_t j = 0; j < nt && tab + j < m->nextra; j++) {
+                    uint32_t t = m->extra[tab + j];
+                    if (meet(F, t, w) && t >= b && t < b + F->n && !queued[F->block[t - b]]) {
+                        queued[F->block[t - b]] = 1;
+                        work[nwork++] = F->block[t - b];
+                    }
+                }
+            }
+            break;
+        }
+    }
+    for (int bi = 0; bi < F->nblocks; bi++) {
+        memcpy(w, F->in + (size_t)bi * F->nw, F->nw * sizeof *w);
+        for (uint32_t pc = F->start[bi]; pc < F->n && (pc == F->start[bi] || !F->leader[pc]); pc++)
+            step(F, &m->code[b + pc], w, uninit);
+    }
+    free(w); free(queued); free(work);
+    return 0;
+}
+
+/* Marks the function's registers it may read unwritten; every one when the
+ * analysis cannot run. */
+static void flow_func(const bc_module *m, const bc_func *f, uint8_t *uninit)
+{
+    flow_fn F = { m, f, (f->nslots + 63) / 64, f->pc_end - f->pc_begin, NULL, NULL, NULL, 0, NULL };
+    if (!F.n || !f->nslots) return;
+    F.leader = calloc(F.n, 1);
+    F.block = malloc(F.n * sizeof *F.block);
+    F.start = malloc(F.n * sizeof *F.start);
+    int ok = F.leader && F.block && F.start;
+    if (ok) {
+        mark_leaders(&F);
+        for (uint32_t i = 0; i < F.n; i++) {
+            if (F.leader[i]) F.start[F.nblocks++] = i;
+            F.block[i] = F.nblocks - 1;
+        }
+        ok = (uint64_t)F.nblocks * F.nw <= FLOW_MAX_WORDS && (F.in = malloc((size_t)F.nblocks * F.nw * sizeof *F.in));
+    }
+    if (!ok || analyse(&F, uninit)) memset(uninit + f->slot_base, 1, f->nslots);
+    free(F.leader); free(F.block); free(F.start); free(F.in);
+}
+
+uint8_t *bc_flow_maybe_uninit(const bc_module *m)
+{
+    uint8_t *u = calloc((size_t)m->nslots + 1, 1);
+    if (!u) return NULL;
+    /* the fragment lists of matrix instructions are not followed: a register
+     * in one may be read unwritten */
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        if (bc_op_fmt[I->op] != F_MMA || I->x + 4 > m->nextra) continue;
+        const uint32_t *ol = &m->extra[I->x];
+        uint64_t n = (uint64_t)ol[0] + ol[1] + ol[2] + ol[3];
+        for (uint64_t k = 0; k < n && I->x + 4 + k < m->nextra; k++)
+            if (ol[4 + k] % BC_WARP == 0 && ol[4 + k] / BC_WARP < m->nslots) u[ol[4 + k] / BC_WARP] = 1;
+    }
+    u[m->slot_cc / BC_WARP] = 1;          /* the carry flag (addc & co.) and the frame pointer */
+    u[m->slot_fp / BC_WARP] = 1;          /* (calls, local frames) are not read through a field */
+    for (int i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].kind == BC_FN_DEFINED) flow_func(m, &m->funcs[i], u);
+    for (uint32_t s = 0; s < m->nconsts; s++) u[s] = 0;   /* constants are never zeroed */
+    return u;
+}
+
+/* ---- liveness at call sites --------------------------------------------------------- */
+
+/* Successors of the block ending at pc (relative); returns how many (BRX
+ * targets come from the table). */
+static int succs(const flow_fn *F, uint32_t pc, uint32_t *out, int max)
+{
+    const bc_module *m = F->m;
+    uint32_t b = F->f->pc_begin;
+    const bc_insn *I = &m->code[b + pc];
+    int n = 0;
+    if (falls_through(I) && pc + 1 < F->n) out[n++] = pc + 1;
+    if (I->op == OP_BRA && (uint64_t)I->imm >= b && (uint64_t)I->imm < b + F->n) out[n++] = (uint32_t)I->imm - b;
+    if (I->op == OP_BRX) {
+        uint32_t tab = (uint32_t)I->imm & 0xffffff, nt = (uint32_t)I->imm >> 24;
+        for (uint32_t j = 0; j < nt && tab + j < m->nextra && n < max; j++)
+            if (m->extra[tab + j] >= b && m->extra[tab + j] < b + F->n) out[n++] = m->extra[tab + j] - b;
+    }
+    return n;
+}
+
+/* Backward liveness over F's blocks to a fixpoint (F->in holds live-in per
+ * block), then one pass handing each call site its live-after set. */
+static int liveness(flow_fn *F, void (*at_call)(void *, uint32_t pc, const uint64_t *live), void *ctx)
+{
+    const bc_module *m = F->m;
+    uint32_t b = F->f->pc_begin;
+    uint64_t *live = malloc(F->nw * sizeof *live);
+    uint32_t *sc = malloc(((size_t)F->n + 2) * sizeof *sc);
+    if (!live || !sc) { free(live); free(sc); return -1; }
+    memset(F->in, 0, (size_t)F->nblocks * F->nw * sizeof *F->in);
+    int64_t r[FLOW_MAX_OPS];
+    void (*report)(void *, uint32_t, const uint64_t *) = NULL;   /* set for the pass after the fixpoint */
+    for (;;) {
+        int changed = 0;
+        for (int bi = F->nblocks - 1; bi >= 0; bi--) {
+            uint32_t end = bi + 1 < F->nblocks ? F->start[bi + 1] : F->n;
+            memset(live, 0, F->nw * sizeof *live);
+            int ns = succs(F, end - 1, sc, (int)F->n + 2);
+            for (int k = 0; k < ns; k++) {
+                const uint64_t *si = F->in + (size_t)F->block[sc[k]] * F->nw;
+                for (uint32_t j = 0; j < F->nw; j++) live[j] |= si[j];
+            }
+            for (uint32_t pc = end; pc-- > F->start[bi];) {
+                const bc_insn *I = &m->code[b + pc];
+                if (report && (I->op == OP_CALL || I->op == OP_CALLI)) report(ctx, b + pc, live);
+                int n = insn_defs(F, I, r);
+                for (int k = 0; k < n; k++) BIT_CLR(live, r[k]);
+                n = insn_uses(F, I, r);
+                for (int k = 0; k < n; k++) BIT_SET(live, r[k]);
+            }
+            uint64_t *in = F->in + (size_t)bi * F->nw;
+            for (uint32_t j = 0; j < F->nw; j++) {
+                changed |= in[j] != live[j];
+                in[j] = live[j];
+            }
+        }
+        if (report) break;             /* the call sites were reported from the fixpoint */
+        if (!changed) report = at_call;
+    }
+    free(live); free(sc);
+    return 0;
+}
+
+typedef struct save_ctx {
+    bc_module *m;
+    const bc_func *f;
+    int reenter_any;                /* every call of f may enter f again */
+    const uint8_t *reach;           /* reach[callee * nfuncs + f]: f may run during a call of callee */
+    int fidx;
+    uint32_t *list;                 /* [count, slot...] per call site, appended */
+    size_t n, cap;
+    int oom;
+} save_ctx;
+
+static void record_call(void *ctx, uint32_t pc, const uint64_t *live)
+{
+    save_ctx *S = ctx;
+    const bc_insn *I = &S->m->code[pc];
+    /* a kernel is never called; an indirect call may reach anything */
+    int reenter = !S->f->is_entry &&
+                  (S->reenter_any || I->op == OP_CALLI || I->imm < 0 || I->imm >= S->m->nfuncs ||
+                   S->reach[(size_t)I->imm * S->m->nfuncs + S->fidx]);
+    uint32_t cnt = 0;
+    if (reenter) for (uint32_t k = 0; k < S->f->nslots; k++) cnt += BIT_GET(live, k);
+    if (S->n + cnt + 1 > S->cap) {
+        size_t nc = (S->cap + cnt + 1) * 2;
+        uint32_t *nl = realloc(S->list, nc * sizeof *nl);
+        if (!nl) { S->oom = 1; return; }
+        S->list = nl;
+        S->cap = nc;
+    }
+    S->m->call_save[pc] = (uint32_t)S->n;
+    S->list[S->n++] = cnt;
+    if (reenter)
+        for (uint32_t k = 0; k < S->f->nslots; k++)
+            if (BIT_GET(live, k)) S->list[S->n++] = S->f->slot_base + k;
+}
+
+/* reach[c * nf + f]: function f may run while a call of c is in progress
+ * (c itself included); a function that calls indirectly may reach anything. */
+static uint8_t *call_reach(const bc_module *m)
+{
+    int nf = m->nfuncs;
+    uint8_t *r = calloc((size_t)nf * nf + 1, 1);
+    if (!r) return NULL;
+    for (int c = 0; c < nf; c++) {
+        r[(size_t)c * nf + c] = 1;
+        const bc_func *f = &m->funcs[c];
+        for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++) {
+            const bc_insn *I = &m->code[pc];
+            if (I->op == OP_CALLI) memset(r + (size_t)c * nf, 1, (size_t)nf);
+            else if (I->op == OP_CALL && I->imm >= 0 && I->imm < nf) r[(size_t)c * nf + I->imm] = 1;
+        }
+    }
+    for (int k = 0; k < nf; k++)           /* transitive closure */
+        for (int i = 0; i < nf; i++)
+            if (r[(size_t)i * nf + k])
+                for (int j = 0; j < nf; j++) r[(size_t)i * nf + j] |= r[(size_t)k * nf + j];
+    return r;
+}
+
+int bc_flow_call_saves(bc_module *m)
+{
+    m->call_save = malloc(((size_t)m->ncode + 1) * sizeof *m->call_save);
+    uint8_t *reach = m->nfuncs <= FLOW_MAX_FUNCS ? call_reach(m) : NULL;
+    save_ctx S = { m, NULL, 0, reach, 0, NULL, 0, 0, 0 };
+    if (!m->call_save) { free(reach); return -1; }
+    for (uint32_t pc = 0; pc < m->ncode; pc++) m->call_save[pc] = UINT32_MAX;
+    for (int i = 0; i < m->nfuncs && !S.oom; i++) {
+        const bc_func *f = &m->funcs[i];
+        if (f->kind != BC_FN_DEFINED || f->pc_end == f->pc_begin) continue;
+        flow_fn F = { m, f, (f->nslots + 63) / 64, f->pc_end - f->pc_begin, NULL, NULL, NULL, 0, NULL };
+        S.f = f;
+        S.fidx = i;
+        S.reenter_any = !reach;
+        F.leader = calloc(F.n, 1);
+        F.block = malloc(F.n * sizeof *F.block);
+        F.start = malloc(F.n * sizeof *F.start);
+        int ok = F.leader && F.block && F.start;
+        if (ok) {
+            mark_leaders(&F);
+            for (uint32_t k = 0; k < F.n; k++) {
+                if (F.leader[k]) F.start[F.nblocks++] = k;
+                F.block[k] = F.nblocks - 1;
+            }
+            ok = (uint64_t)F.nblocks * (F.nw ? F.nw : 1) <= FLOW_MAX_WORDS &&
+                 (F.in = malloc((size_t)F.nblocks * (F.nw ? F.nw : 1) * sizeof *F.in));
+        }
+        if (!ok || liveness(&F, record_call, &S)) {
+            /* no analysis: every register of f is saved at each of its calls */
+            uint64_t *all = calloc(F.nw ? F.nw : 1, sizeof *all);
+            if (!all) S.oom = 1;
+            for (uint32_t k = 0; all && k < f->nslots; k++) BIT_SET(all, k);
+            int any = S.reenter_any;
+            S.reenter_any = 1;
+            for (uint32_t pc = f->pc_begin; all && pc < f->pc_end && !S.oom; pc++)
+                if (m->code[pc].op == OP_CALL || m->code[pc].op == OP_CALLI) record_call(&S, pc, all);
+            S.reenter_any = any;
+            free(all);
+        }
+        free(F.leader); free(F.block); free(F.start); free(F.in);
+    }
+    free(reach);
+    if (S.oom) { free(S.list); free(m->call_save); m->call_save = NULL; return -1; }
+    m->call_save_list = S.list;
+    return 0;
+}

@@ -1,0 +1,486 @@
+/* par.c — several host threads running the CTAs of one launch, with one
+ * thread's results (the scheme: par.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "vm.h"
+#include "par.h"
+
+#define PAR_MMAP_MIN (64u << 10)   /* larger zeroed arrays come from mmap: zero pages, freed at once */
+
+/* One block's printf output, kept until the launch ends. */
+typedef struct par_out { uint64_t pos; char *text; size_t len; } par_out;
+
+typedef struct par_worker {
+    vm_launch L;               /* the worker's copy of the launch, one CTA slot */
+    vm_par *P;
+    pthread_t thread;
+    char *buf;                 /* printf output of the running block */
+    size_t len, cap;
+    int oom;
+} par_worker;
+
+struct vm_par {
+    vm_launch *L;              /* the launch (the caller's) */
+    par_alloc *allocs;         /* one per mem_space allocation (index = allocation index) */
+    int nallocs;
+    uint8_t *atom_how;         /* per pc: PAR_WRITE, or the PAR_RED + class of an atom whose result is unused */
+    par_worker *workers;
+    int nworkers;
+    uint64_t next;             /* next launch position to start (atomic) */
+    int stop;                  /* a worker stopped the launch (atomic) */
+    uint64_t insns;            /* instructions issued, for the instruction limit (atomic) */
+    pthread_mutex_t lock;      /* guards what follows */
+    vm_status status;          /* why the launch stopped (the first worker's) */
+    vm_fault fault;
+    int conflict;              /* the stop was a conflict between blocks */
+    char conflict_msg[160];
+    par_out *outs;
+    size_t nouts, capouts;
+};
+
+/* ---- eligibility ---------------------------------------------------------------------- */
+
+int vm_par_eligible(const vm_launch *L, const char **why)
+{
+    const vm_hooks *H = L->cfg.hooks;
+    const bc_module *m = L->m;
+    *why = NULL;
+    if (L->cfg.jobs <= 1) *why = "--jobs 1";
+    else if (L->nctas < 2) *why = "one block";
+    else if (L->nres > 1) *why = "resident blocks or a cooperative launch";
+    else if (H && (!H->thread_safe || H->step || H->pick || H->select)) *why = "hooks (checker, debugger or statistics)";
+    if (*why) return 0;
+    for (int f = 0; f < m->nfuncs && !*why; f++) {
+        const bc_func *fn = &m->funcs[f];
+        if (f != L->kfunc && fn->is_entry) continue;
+        for (uint32_t pc = fn->pc_begin; pc < fn->pc_end && !*why; pc++) {
+            const bc_insn *I = &m->code[pc];
+            if (I->op == OP_CALL_FFI) *why = "calls to host functions";
+            else if (I->op == OP_CALL_BUILTIN && (m->funcs[I->imm].builtin == BC_BUILTIN_MALLOC ||
+                                                 m->funcs[I->imm].builtin == BC_BUILTIN_FREE))
+                *why = "device malloc/free";
+            else if (I->op == OP_SREG && (I->imm == BC_SR_CLOCK || I->imm == BC_SR_CLOCK64 || I->imm == BC_SR_GLOBALTIMER))
+                *why = "%clock or %globaltimer";
+        }
+    }
+    return !*why;
+}
+
+/* ---- shadow memory -------------------------------------------------------------------- */
+
+static void *zalloc(size_t n)
+{
+    if (n < PAR_MMAP_MIN) return calloc(1, n ? n : 1);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, n, MADV_HUGEPAGE);       /* fewer page faults, which two threads would also contend on */
+#endif
+    return p;
+}
+
+static void zfree(void *p, size_t n)
+{
+    if (!p) return;
+    if (n < PAR_MMAP_MIN) free(p);
+    else munmap(p, n);
+}
+
+static void shadow_free(vm_par *P)
+{
+    for (int i = 0; i < P->nallocs; i++) {
+        par_alloc *a = &P->allocs[i];
+        zfree(a->word, a->word_bytes);
+        zfree(a->chunk, a->chunk_bytes);
+        zfree(a->undo, a->size);
+    }
+    free(P->allocs);
+    P->allocs = NULL;
+}
+
+static int shadow_new(vm_par *P, const mem_space *mem)
+{
+    P->nallocs = mem->n;
+    P->allocs = calloc((size_t)(mem->n ? mem->n : 1), sizeof *P->allocs);
+    if (!P->allocs) return -1;
+    for (int i = 0; i < mem->n; i++) {
+        const mem_alloc *al = &mem->allocs[i];
+        par_alloc *a = &P->allocs[i];
+        a->base = al->base;
+        a->size = al->size;
+        a->host = al->host;
+        a->name = al->name;
+        if (!al->live || !al->size) continue;
+        a->word_bytes = (size_t)((al->size + 3) / 4) * sizeof *a->word;
+        a->chunk_bytes = (size_t)((al->size + PAR_CHUNK - 1) / PAR_CHUNK);
+        a->word = zalloc(a->word_bytes);
+        a->chunk = zalloc(a->chunk_bytes);
+        a->undo = zalloc(al->size);
+        if (!a->word || !a->chunk || !a->undo) return -1;
+    }
+    return 0;
+}
+
+par_alloc *vm_par_alloc(vm_par *P, int i)
+{
+    return &P->allocs[i];
+}
+
+/* Saves the chunk holding word wi (once per launch) before anything in it
+ * changes: a word becomes written or reduced only after this. */
+static void ensure_saved(par_alloc *a, uint64_t wi)
+{
+    uint64_t c = wi * 4 / PAR_CHUNK;
+    uint8_t s = __atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE);
+    if (s == 2) return;
+    uint8_t zero = 0;
+    if (s == 0 && __atomic_compare_exchange_n(&a->chunk[c], &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        uint64_t off = c * PAR_CHUNK, n = a->size - off < PAR_CHUNK ? a->size - off : PAR_CHUNK;
+        memcpy(a->undo + off, a->host + off, n);
+        __atomic_store_n(&a->chunk[c], 2, __ATOMIC_RELEASE);
+        return;
+    }
+    while (__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE) != 2) { /* another worker is copying it */ }
+}
+
+
+/* Notes the first conflict: the block and the word. */
+static void conflict(vm_launch *L, par_alloc *a, uint64_t wi)
+{
+    vm_par *P = L->par;
+    pthread_mutex_lock(&P->lock);
+    if (!P->conflict) {
+        P->conflict = 1;
+        const uint32_t *c = L->cur_cta->ctaid;
+        snprintf(P->conflict_msg, sizeof P->conflict_msg, "block (%u,%u,%u) and a block on another thread both use bytes "
+                 "%llu..%llu of '%s', one of them writing", c[0], c[1], c[2], (unsigned long long)wi * 4,
+                 (unsigned long long)wi * 4 + 3, a->name ? a->name : "?");
+    }
+    pthread_mutex_unlock(&P->lock);
+}
+
+/* The state a word in state s moves to when the worker with tag t accesses
+ * it as `how`, or 0 for a conflict. */
+static uint32_t next_state(uint32_t s, uint32_t t, int how)
+{
+    uint32_t kind = s & ~PAR_TAG_MASK, owner = s & PAR_TAG_MASK;
+    int mine = owner == t;
+    if (!s) return how == PAR_READ ? PAR_K_READ | t : how == PAR_WRITE ? PAR_K_WRITE | t : PAR_K_RED(how - PAR_RED + 1) | t;
+    if (kind == PAR_K_READ) {
+        if (how == PAR_READ) return mine || !owner ? s : PAR_K_READ;
+        return mine ? PAR_K_WRITE | t : 0;           /* read, then written or reduced: one worker's */
+    }
+    if (kind == PAR_K_WRITE) return mine ? s : 0;
+    /* reduced */
+    if (how >= PAR_RED && kind == PAR_K_RED(how - PAR_RED + 1)) return mine || !owner ? s : kind;
+    return mine ? PAR_K_WRITE | t : 0;               /* this worker alone also reads it or reduces it otherwise */
+}
+
+int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
+{
+    uint32_t t = L->par_tag;
+    par_word s = __atomic_load_n(&a->word[wi], __ATOMIC_ACQUIRE);
+    for (;;) {
+        uint32_t n = next_state(s, t, how);
+        if (!n) {
+            conflict(L, a, wi);
+            return -1;
+        }
+        if (n == s) return 0;
+        uint32_t nk = n & ~PAR_TAG_MASK, sk = s & ~PAR_TAG_MASK;
+        if (nk != PAR_K_READ && (sk == 0 || sk == PAR_K_READ)) ensure_saved(a, wi);
+        if (__atomic_compare_exchange_n(&a->word[wi], &s, (par_word)n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 0;
+    }
+}
+
+int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
+{
+    uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
+    uint32_t fresh = next_state(0, tag, how);
+    uint64_t four = 0x0001000100010001ull * fresh;
+    for (uint64_t wi = w0; wi <= w1;) {
+        if (wi % 4 == 0 && wi + 3 <= w1) {
+            uint64_t *q = (uint64_t *)(a->word + wi), v = __atomic_load_n(q, __ATOMIC_RELAXED);
+            if (v == four) { wi += 4; continue; }
+            if (!v) {
+                if (fresh >> PAR_TAG_BITS != PAR_K_READ >> PAR_TAG_BITS) ensure_saved(a, wi);
+                if (__atomic_compare_exchange_n(q, &v, four, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            }
+            /* reads of words only ever read, none of them by this worker alone:
+             * shared by several workers, four at a time */
+            const uint64_t kinds = 0xf000f000f000f000ull, read4 = 0x0001000100010001ull * PAR_K_READ;
+            uint64_t mine = (v ^ 0x0001000100010001ull * tag) & 0x0fff0fff0fff0fffull;   /* 0 in a word of tag */
+            if (how == PAR_READ && (v & kinds) == read4 &&
+                !((mine - 0x0001000100010001ull) & ~mine & 0x8000800080008000ull)) {
+                if (v == read4) { wi += 4; continue; }
+                if (__atomic_compare_exchange_n(q, &v, read4, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            }
+        }
+        if (par_track(L, tag, a, wi * 4, 4, how)) return -1;
+        wi++;
+    }
+    return 0;
+}
+
+/* Copies every saved chunk back: global memory as it was before the launch. */
+static void rollback(vm_par *P)
+{
+    for (int i = 0; i < P->nallocs; i++) {
+        par_alloc *a = &P->allocs[i];
+        if (!a->chunk) continue;
+        for (uint64_t c = 0; c * PAR_CHUNK < a->size; c++) {
+            if (a->chunk[c] != 2) continue;
+            uint64_t off = c * PAR_CHUNK, n = a->size - off < PAR_CHUNK ? a->size - off : PAR_CHUNK;
+            memcpy(a->host + off, a->undo + off, n);
+        }
+    }
+}
+
+/* ---- reductions ------------------------------------------------------------------------ */
+
+/* Slots that some instruction may read (conservatively: every operand field
+ * but d, and every word of the operand lists). */
+static uint8_t *slots_read(const bc_module *m)
+{
+    uint8_t *r = calloc((size_t)m->nslots + 1, 1);
+    if (!r) return NULL;
+#define MARK(s) do { uint32_t s_ = (s) / BC_WARP; if (s_ < m->nslots) r[s_] = 1; } while (0)
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        MARK(I->a); MARK(I->b); MARK(I->c); MARK(I->e);
+        if (I->guard != BC_NO_GUARD) MARK(I->guard);
+    }
+    for (uint32_t k = 0; k < m->nextra; k++) MARK(m->extra[k]);
+#undef MARK
+    return r;
+}
+
+/* The reduction class of an atomic operation, or 0 when it does not commute. */
+static int red_class(int op, int kind)
+{
+    int is64 = kind == BC_K_U64 || kind == BC_K_S64;
+    int integer = kind == BC_K_U32 || kind == BC_K_S32 || is64;
+    int sgn = kind == BC_K_S32 || kind == BC_K_S64;
+    if (!integer) return 0;
+    switch (op) {
+    case BC_RED_ADD: return is64 ? PAR_RC_ADD64 : PAR_RC_ADD32;
+    case BC_RED_AND: return PAR_RC_AND;
+    case BC_RED_OR: return PAR_RC_OR;
+    case BC_RED_XOR: return PAR_RC_XOR;
+    case BC_RED_MIN: return is64 ? (sgn ? PAR_RC_SMIN64 : PAR_RC_UMIN64) : (sgn ? PAR_RC_SMIN32 : PAR_RC_UMIN32);
+    case BC_RED_MAX: return is64 ? (sgn ? PAR_RC_SMAX64 : PAR_RC_UMAX64) : (sgn ? PAR_RC_SMAX32 : PAR_RC_UMAX32);
+    }
+    return 0;
+}
+
+/* Per pc: how an atom uses memory (a reduction when nothing reads its result). */
+static uint8_t *atom_kinds(const bc_module *m)
+{
+    uint8_t *how = calloc((size_t)m->ncode + 1, 1);
+    uint8_t *rd = slots_read(m);
+    if (!how || !rd) { free(how); free(rd); return NULL; }
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const bc_insn *I = &m->code[pc];
+        if (I->op != OP_ATOM) continue;
+        int cls = red_class(I->m1, I->m2);
+        int unused = !I->n || !rd[I->d / BC_WARP];
+        how[pc] = (uint8_t)(cls && unused ? PAR_RED + cls - 1 : PAR_WRITE);
+    }
+    free(rd);
+    return how;
+}
+
+/* ---- workers -------------------------------------------------------------------------- */
+
+static void capture(void *ctx, const char *text, size_t len)
+{
+    par_worker *wk = ctx;
+    if (wk->len + len > wk->cap) {
+        size_t nc = (wk->cap + len) * 2;
+        char *nb = realloc(wk->buf, nc);
+        if (!nb) { wk->oom = 1; return; }
+        wk->buf = nb;
+        wk->cap = nc;
+    }
+    memcpy(wk->buf + wk->len, text, len);
+    wk->len += len;
+}
+
+/* The first stop wins; later ones (other workers noticing it) are dropped. */
+static void stop_with(vm_par *P, vm_status st, const vm_fault *f)
+{
+    pthread_mutex_lock(&P->lock);
+    if (!P->status) {
+        P->status = st;
+        P->fault = *f;
+        P->fault.report = NULL;
+    }
+    pthread_mutex_unlock(&P->lock);
+    __atomic_store_n(&P->stop, 1, __ATOMIC_RELEASE);
+}
+
+static int keep_output(vm_par *P, uint64_t pos, par_worker *wk)
+{
+    pthread_mutex_lock(&P->lock);
+    int bad = 0;
+    if (P->nouts == P->capouts) {
+        size_t nc = P->capouts ? P->capouts * 2 : 64;
+        par_out *no = realloc(P->outs, nc * sizeof *no);
+        if (no) { P->outs = no; P->capouts = nc; } else bad = 1;
+    }
+    if (!bad) {
+        P->outs[P->nouts++] = (par_out){ pos, wk->buf, wk->len };
+        wk->buf = NULL;
+        wk->len = wk->cap = 0;
+    }
+    pthread_mutex_unlock(&P->lock);
+    return bad ? -1 : 0;
+}
+
+static void *worker_main(void *arg)
+{
+    par_worker *wk = arg;
+    vm_par *P = wk->P;
+    vm_launch *W = &wk->L;
+    while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
+        uint64_t pos = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
+        if (pos >= W->nctas) break;
+        wk->len = 0;
+        vm_status st = vm_run_block(W, &W->ctas[0], pos);
+        if (!st && wk->oom) st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
+        if (!st && wk->len && keep_output(P, pos, wk))
+            st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
+        if (st) {
+            stop_with(P, st, &W->fault);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
+{
+    wk->P = P;
+    vm_launch *W = &wk->L;
+    *W = *L;
+    memset(&W->fault, 0, sizeof W->fault);
+    W->insns = W->lane_insns = 0;
+    W->gc_base = W->gc_size = W->gc2_base = W->gc2_size = 0;
+    W->gc_host = W->gc2_host = NULL;
+    W->gc_pa = W->gc2_pa = NULL;
+    W->next_cta = 0;
+    W->next_warp = 0;
+    W->turns = 0;
+    W->finished = 0;
+    W->cur_slot = 0;
+    W->nres = 1;
+    W->par = P;
+    W->par_tag = (uint32_t)(wk - P->workers) + 1;
+    W->par_atom_how = P->atom_how;
+    W->cfg.output = capture;
+    W->cfg.output_ctx = wk;
+    W->ctas = calloc(1, sizeof *W->ctas);
+    W->cur_cta = W->ctas;
+    return !W->ctas || vm_cta_alloc(W, W->ctas) ? -1 : 0;
+}
+
+static void worker_free(par_worker *wk)
+{
+    if (wk->L.ctas) vm_cta_free(wk->L.ctas);
+    free(wk->L.ctas);
+    free(wk->L.fault.report);
+    free(wk->buf);
+}
+
+int vm_par_limits(vm_launch *W)
+{
+    vm_par *P = W->par;
+    vm_launch *L = P->L;
+    /* the instruction limit counts every worker's instructions */
+    uint64_t total = __atomic_add_fetch(&P->insns, W->insns - W->par_flushed, __ATOMIC_RELAXED);
+    W->par_flushed = W->insns;
+    if (__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
+    if (L->cfg.insn_limit && total > L->cfg.insn_limit)
+        return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "instruction limit of %llu reached",
+                       (unsigned long long)L->cfg.insn_limit);
+    if (L->cfg.timeout > 0 && vm_now() - L->start_time > L->cfg.timeout)
+        return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "time limit of %g s reached", L->cfg.timeout);
+    if (L->stop_requested) return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
+    return VM_OK;
+}
+
+static int cmp_out(const void *a, const void *b)
+{
+    const par_out *x = a, *y = b;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Writes the kept printf output of the blocks that finished, in launch order
+ * (after a time limit, blocks after one that did not finish may be among them). */
+static void flush_outputs(vm_par *P, vm_launch *L)
+{
+    if (P->nouts) qsort(P->outs, P->nouts, sizeof *P->outs, cmp_out);
+    for (size_t i = 0; i < P->nouts; i++)
+        if (L->cfg.output) L->cfg.output(L->cfg.output_ctx, P->outs[i].text, P->outs[i].len);
+}
+
+static void par_free(vm_par *P)
+{
+    for (int i = 0; i < P->nworkers; i++) worker_free(&P->workers[i]);
+    free(P->workers);
+    for (size_t i = 0; i < P->nouts; i++) free(P->outs[i].text);
+    free(P->outs);
+    free(P->atom_how);
+    shadow_free(P);
+    pthread_mutex_destroy(&P->lock);
+    free(P);
+}
+
+int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
+{
+    vm_par *P = calloc(1, sizeof *P);
+    if (!P) { snprintf(note, len, "out of host memory"); return 0; }
+    pthread_mutex_init(&P->lock, NULL);
+    P->L = L;
+    uint64_t nw = (uint64_t)L->cfg.jobs < L->nctas ? (uint64_t)L->cfg.jobs : L->nctas;
+    if (nw > PAR_MAX_WORKERS) nw = PAR_MAX_WORKERS;
+    P->workers = calloc(nw, sizeof *P->workers);
+    int bad = !P->workers || shadow_new(P, L->mem) || !(P->atom_how = atom_kinds(L->m));
+    for (uint64_t i = 0; i < nw && !bad; i++) {
+        P->nworkers++;
+        bad = worker_init(P, &P->workers[i], L);
+    }
+    if (bad) { snprintf(note, len, "out of host memory for the workers"); par_free(P); return 0; }
+    int started = 1;
+    for (int i = 1; i < P->nworkers; i++) {
+        if (pthread_create(&P->workers[i].thread, NULL, worker_main, &P->workers[i])) break;
+        started++;
+    }
+    worker_main(&P->workers[0]);
+    for (int i = 1; i < started; i++) pthread_join(P->workers[i].thread, NULL);
+    uint64_t insns = 0, lane = 0;
+    for (int i = 0; i < P->nworkers; i++) {
+        insns += P->workers[i].L.insns;
+        lane += P->workers[i].L.lane_insns;
+    }
+    int timed_out = P->status == VM_LIMIT && strstr(P->fault.msg, "time limit");
+    int done = !P->status || timed_out ? started : 0;
+    if (!done) {
+        rollback(P);
+        if (P->conflict) snprintf(note, len, "%s", P->conflict_msg);
+        else snprintf(note, len, "%s in a block (run again on one thread for its report)", vm_status_name(P->status));
+    } else {
+        L->insns = insns;
+        L->lane_insns = lane;
+        L->next_cta = L->nctas;
+        L->finished = !P->status;
+        if (P->status) L->fault = P->fault;
+        flush_outputs(P, L);
+        *st_out = P->status;
+    }
+    par_free(P);
+    return done;
+}
