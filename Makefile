@@ -14,7 +14,7 @@ LDFLAGS_MODE := -fsanitize=address,undefined
 else ifeq ($(MODE),fuzz)
 # the libFuzzer harnesses (tests/fuzz): clang, ASan+UBSan, coverage for the fuzzer
 CC := $(FUZZ_CC)
-CFLAGS_MODE := -Wno-unknown-warning-option -Wno-unused-function -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CFLAGS_MODE := -Wno-unknown-warning-option -Wno-unused-function -Wno-unknown-pragmas -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS_MODE := -fsanitize=address,undefined
 else
 $(error MODE must be release, debug, asan or fuzz)
@@ -27,10 +27,14 @@ endif
 # (4 lanes per vector op instead of 2) and the bit instructions of the same
 # CPUs (popcnt, bmi, lzcnt; not fma: GCC would contract a*b+c), chosen at run
 # time on CPUs that have them
+# (not in MODE=fuzz: clang has no __builtin_cpu_supports("lzcnt"); the fuzzers
+# run the base copy of the same source)
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
+ifneq ($(MODE),fuzz)
 CFLAGS_MODE += -DVM_EXEC_AVX2
 EXEC_VARIANTS := $(BUILD)/vm/exec_avx2.o
+endif
 endif
 CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
 LDLIBS := -lffi -lm -ldl -lreadline -pthread
