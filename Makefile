@@ -1,7 +1,8 @@
-# ptxemu — non-recursive Makefile.  MODE=release (default) | debug | asan
+# ptxemu — non-recursive Makefile.  MODE=release (default) | debug | asan | fuzz
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
+FUZZ_CC ?= clang
 CFLAGS_COMMON := -std=gnu11 -fPIC -fno-semantic-interposition -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I$(BUILD)/gen -Iparser -Ivm -Iruntime -Ilexer
 ifeq ($(MODE),release)
 CFLAGS_MODE := -O2 -g
@@ -10,8 +11,13 @@ CFLAGS_MODE := -O0 -g3
 else ifeq ($(MODE),asan)
 CFLAGS_MODE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS_MODE := -fsanitize=address,undefined
+else ifeq ($(MODE),fuzz)
+# the libFuzzer harnesses (tests/fuzz): clang, ASan+UBSan, coverage for the fuzzer
+CC := $(FUZZ_CC)
+CFLAGS_MODE := -Wno-unknown-warning-option -Wno-unused-function -Wno-unknown-pragmas -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS_MODE := -fsanitize=address,undefined
 else
-$(error MODE must be release, debug or asan)
+$(error MODE must be release, debug, asan or fuzz)
 endif
 # DISPATCH=switch builds the VM's dispatch loop as a plain switch instead of computed goto
 ifeq ($(DISPATCH),switch)
@@ -21,10 +27,14 @@ endif
 # (4 lanes per vector op instead of 2) and the bit instructions of the same
 # CPUs (popcnt, bmi, lzcnt; not fma: GCC would contract a*b+c), chosen at run
 # time on CPUs that have them
+# (not in MODE=fuzz: clang has no __builtin_cpu_supports("lzcnt"); the fuzzers
+# run the base copy of the same source)
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
+ifneq ($(MODE),fuzz)
 CFLAGS_MODE += -DVM_EXEC_AVX2
 EXEC_VARIANTS := $(BUILD)/vm/exec_avx2.o
+endif
 endif
 CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
 LDLIBS := -lffi -lm -ldl -lreadline -pthread
@@ -108,6 +118,17 @@ test: all
 bench: all
 	@bash tests/bench.sh
 
+# libFuzzer harnesses: build/fuzz/fuzz_NAME from tests/fuzz/fuzz_NAME.c (MODE=fuzz);
+# `make fuzz FUZZ_SECONDS=N` builds and runs each for N seconds (tests/fuzz/run.sh)
+FUZZERS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzzers:
+	@$(MAKE) -s MODE=fuzz $(FUZZERS)
+build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o build/fuzz/libptxemu.a
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+FUZZ_SECONDS ?= 60
+fuzz:
+	@FUZZ_KEEP=1 bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxemu $(DESTDIR)$(PREFIX)/bin/ptxemu
@@ -124,7 +145,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all test bench clean install
+.PHONY: all test bench clean install fuzz fuzzers
 
 # --- parser tests begin ---
 # The parser alone (usable before the VM compiles): astdump links only the

@@ -4,6 +4,7 @@
  * file of the debugger that writes output. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -664,7 +665,9 @@ static void cmd_focus(dbg_session *s, const char *arg)
         if (!strncmp(end, "lane", 4)) { char *e2; lv = strtol(end + 4, &e2, 0); if (e2 == end + 4) { say(s, "usage: focus warp W [lane L]\n"); return; } }
         else if (*end) { say(s, "usage: focus warp W [lane L]\n"); return; }
         uint32_t nt = dbg_nthreads(s);
-        if (wv < 0 || lv < 0 || lv >= BC_WARP || (uint32_t)(wv * BC_WARP + lv) >= nt) { say(s, "No such warp/lane in the block.\n"); return; }
+        /* in 64 bits, and the warp bounded first: a huge W must not wrap onto a real thread */
+        if (wv < 0 || wv >= (long)((nt + BC_WARP - 1) / BC_WARP) || lv < 0 || lv >= BC_WARP ||
+            (uint64_t)wv * BC_WARP + (uint64_t)lv >= nt) { say(s, "No such warp/lane in the block.\n"); return; }
         dbg_set_focus_thread(s, (int)wv, (int)lv);
     } else if (!strcmp(what, "lane")) {
         long lv = strtol(arg, NULL, 0);
@@ -901,6 +904,9 @@ static void cmd_list(dbg_session *s, const char *arg)
             if (dbg_resolve_loc(s, arg, &b, msg, sizeof msg)) { say(s, "%s\n", msg); return; }
             center = s->m->code[b.pcs[0]].line;
             free(b.pcs);
+        } else if (n < 1 || n > INT_MAX - 16) {
+            say(s, "Line number %s is out of range for \"%s\".\n", arg, dbg_base_name(s->m->path));
+            return;
         } else center = (int)n;
     } else if (w) center = s->m->code[w->pc[s->flane]].line;
     else center = s->m->funcs[s->P.kernel].line;

@@ -139,7 +139,7 @@ static int special_reg(ectx *e, const char *name, dbg_val *out)
     else if (!strcmp(base, "%lanemask_gt")) out->v = l == 31 ? 0 : ~((2u << l) - 1) & 0xffffffffu;
     else if (!strcmp(base, "%lanemask_ge")) out->v = ~((1u << l) - 1) & 0xffffffffu;
     else if (!strcmp(base, "%dynamic_smem_size")) out->v = s->c->shared_bytes;
-    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_size : 0;
+    else if (!strcmp(base, "%total_smem_size")) out->v = s->L ? s->L->shared_dyn_base + ((s->L->cfg.dyn_shared + 15) & ~15ull) : 0;
     else if (!strcmp(base, "%clock")) out->v = s->L ? (uint32_t)(s->L->insns * 4) : 0;
     else if (!strcmp(base, "%clock64")) { out->v = s->L ? s->L->insns * 4 : 0; out->t = AST_T_U64; }
     else return -1;
@@ -264,7 +264,7 @@ static int eval_primary(ectx *e, dbg_val *out)
     }
     if (c == '-') { e->p++; if (eval_primary(e, out)) return -1;
         if (is_float(out->t)) { double d = -to_double(*out); memcpy(&out->v, &d, 8); out->t = AST_T_F64; }
-        else { out->v = (uint64_t)-dbg_to_int(*out); if (is_unsigned(out->t)) out->t = dbg_type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
+        else { out->v = 0 - (uint64_t)dbg_to_int(*out); if (is_unsigned(out->t)) out->t = dbg_type_bits(out->t) > 32 ? AST_T_S64 : AST_T_S32; }
         return 0; }
     if (c == '~') { e->p++; if (eval_primary(e, out)) return -1; out->v = ~out->v; return 0; }
     if (c == '!' && e->p[1] != '=') {
@@ -315,8 +315,9 @@ static dbg_val arith(char op, dbg_val a, dbg_val b, int *bad)
     case '+': r.v = ux + uy; break;
     case '-': r.v = ux - uy; break;
     case '*': r.v = ux * uy; break;
-    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : (uint64_t)(x / y); break;
-    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : (uint64_t)(x % y); break;
+    /* signed x / -1 is -x, wrapping (INT64_MIN / -1 traps in C) */
+    case '/': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux / uy : y == -1 ? 0 - ux : (uint64_t)(x / y); break;
+    case '%': if (!y) { *bad = 2; r.v = 0; } else r.v = uns ? ux % uy : y == -1 ? 0 : (uint64_t)(x % y); break;
     case '&': r.v = ux & uy; break;
     case '|': r.v = ux | uy; break;
     case '^': r.v = ux ^ uy; break;

@@ -8,8 +8,10 @@
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
+#   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
 #   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
 #   profile    tests/profile: per-line counters vs Nsight Compute, formats, HTML in Chromium
+#   fuzzers    tests/fuzz/run.sh 10: each libFuzzer harness for 10 s (skipped without clang)
 #   conformance ../shared/conformance/cases (when the directory exists)
 #   sanitizer  the own cases and the conformance suite again under MODE=asan
 set -u
@@ -40,6 +42,7 @@ suite "vm" bash tests/vm/run.sh
 suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh
+suite "guest memory bounds" bash tests/memory/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
 suite "parallel launches (--jobs)" bash tests/par/run.sh
@@ -59,9 +62,11 @@ if make -s MODE=asan build/asan/ptxemu >"$log" 2>&1; then
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels tests/par/cases
     [ -d "$CONF" ] && suite "conformance under ASan/UBSan" build/asan/ptxemu test "$CONF"
+    suite "guest memory bounds under ASan/UBSan" env PTXEMU=build/asan/ptxemu bash tests/memory/run.sh
 else
     cat "$log"; echo "FAIL asan build"; total_fail=$((total_fail + 1))
 fi
+suite "fuzzers (10 s each, ASan/UBSan)" bash tests/fuzz/run.sh 10
 echo "== total"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]

@@ -159,11 +159,14 @@ typedef struct bc_reloc {
 } bc_reloc;
 
 /* A constant-pool slot whose value depends on where the module is placed
- * (a global variable's address): patched at load time. */
+ * (a global variable's address) or on the kernel launched (a shared
+ * variable's offset: each kernel lays out only the static shared variables
+ * it can reach, as ptxas does): patched at launch. */
 typedef struct bc_const_reloc {
     uint32_t slot;
     int var;
     int64_t addend;
+    int func;                    /* the function whose code reads the slot (-1: none) */
 } bc_const_reloc;
 
 /* Debug information: a register name visible in [pc_begin, pc_end) of its

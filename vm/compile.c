@@ -63,10 +63,16 @@ uint32_t cc_const(bc_cc *c, uint64_t v)
 
 /* A constant slot that must be patched with a variable's placed address;
  * never shared with other constants. */
-static uint32_t cc_const_var(bc_cc *c, int var, int64_t addend)
+/* A constant slot holding var's address (+ addend), patched at launch.  The
+ * last few slots of the current function are reused for the same value. */
+uint32_t cc_const_var(bc_cc *c, int var, int64_t addend)
 {
+    int func = c->fn ? c->fn_index : -1;
+    for (size_t i = c->const_relocs.n, seen = 0; i-- > 0 && seen < 64 && c->const_relocs.v[i].func == func; seen++)
+        if (c->const_relocs.v[i].var == var && c->const_relocs.v[i].addend == addend)
+            return CC_TAG_CONST | c->const_relocs.v[i].slot;
     uint32_t idx = (uint32_t)VEC_PUSH(c->consts, 0);
-    bc_const_reloc r = { idx, var, addend };
+    bc_const_reloc r = { idx, var, addend, func };
     VEC_PUSH(c->const_relocs, r);
     return CC_TAG_CONST | idx;
 }
@@ -762,7 +768,7 @@ uint32_t cc_sym_addr(bc_cc *c, const ast_operand *o, int *fp_rel, int *space)
     case CC_SYM_VAR: {
         const bc_var *v = &c->vars.v[s->idx];
         *space = v->space;
-        if (v->space == BC_SP_GLOBAL || v->is_extern_shared) return cc_const_var(c, s->idx, o->ival);
+        if (v->space == BC_SP_GLOBAL || v->space == BC_SP_SHARED) return cc_const_var(c, s->idx, o->ival);
         return cc_const(c, v->offset + (uint64_t)o->ival);
     }
     case CC_SYM_KPARAM: *space = BC_SP_KPARAM; return cc_const(c, (uint64_t)(s->offset + o->ival));

@@ -113,6 +113,8 @@ void cc_error(bc_cc *c, const ast_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 uint32_t cc_const(bc_cc *c, uint64_t v);
+/* a constant slot with variable var's address + addend, patched at launch */
+uint32_t cc_const_var(bc_cc *c, int var, int64_t addend);
 uint32_t cc_hidden(int h);
 /* A new scratch register of the current function. */
 uint32_t cc_new_reg(bc_cc *c);

@@ -268,6 +268,9 @@ static void addr(bc_cc *c, const ast_operand *o, uint32_t *base, int64_t *imm, i
             tmp.ival = off;
             *base = cc_sym_addr(c, &tmp, &fp, &sp);
             *imm = 0;
+        } else if (v->space == BC_SP_SHARED) {
+            *base = cc_const_var(c, s->idx, 0);   /* the kernel's layout decides the offset */
+            *imm = off;
         } else {
             *base = cc_const(c, 0);
             *imm = (int64_t)v->offset + off;

@@ -269,6 +269,17 @@ static inline uint64_t mb_arrive(uint64_t v, uint64_t count, uint64_t tx, int dr
 
 /* ---- memory ------------------------------------------------------------------------ */
 
+/* Host pointer for n bytes at shared offset a: inside the CTA's window, or
+ * inside the system's reserved area (which lies far beyond any window), else
+ * NULL. */
+static inline uint8_t *shared_host(const vm_launch *L, vm_cta *cta, uint64_t a, uint64_t n)
+{
+    if (a <= L->shared_size && n <= L->shared_size - a) return cta->shared + a;
+    uint64_t r = a - VM_RESERVED_SMEM_BASE;
+    if (r <= VM_RESERVED_SMEM && n <= VM_RESERVED_SMEM - r) return cta->shared + L->shared_size + r;
+    return NULL;
+}
+
 #ifndef VM_EXEC_VARIANT      /* defined once, in the base compile */
 /* Host pointer for an access of n bytes by lane `lane` in `space`, or NULL. */
 uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, uint64_t a, uint64_t n, int write)
@@ -294,7 +305,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         }
         return al->host + (a - al->base);
     }
-    case BC_SP_SHARED: return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
+    case BC_SP_SHARED: return shared_host(L, cta, (uint32_t)a, n);   /* .shared addresses are 32-bit */
     case BC_SP_LOCAL: {
         uint64_t ls = L->cfg.local_size;
         if (!(a <= ls && n <= ls - a)) return NULL;
@@ -308,7 +319,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         if (write) return NULL;
         return a <= L->cfg.params_size && n <= L->cfg.params_size - a ? (uint8_t *)L->cfg.params + a : NULL;
     default: {
-        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_SHARED, a - MEM_SHARED_WINDOW, n, write);
+        if (a - MEM_SHARED_WINDOW < MEM_WINDOW_SIZE) return shared_host(L, cta, a - MEM_SHARED_WINDOW, n);
         if (a - MEM_LOCAL_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_LOCAL, a - MEM_LOCAL_WINDOW, n, write);
         if (a - MEM_CONST_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_CONST, a - MEM_CONST_WINDOW, n, write);
         if (a - MEM_PARAM_WINDOW < MEM_WINDOW_SIZE) return vm_xlate(L, cta, w, lane, BC_SP_KPARAM, a - MEM_PARAM_WINDOW, n, write);
@@ -321,7 +332,7 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
 {
     (void)L;
     *rspace = space;
-    *raddr = a;
+    *raddr = space == BC_SP_SHARED ? (uint32_t)a : a;   /* a .shared address is 32 bits wide */
     if (space != BC_SP_GENERIC) return;
     static const struct { uint64_t base; int sp; } win[] = {
         { MEM_SHARED_WINDOW, BC_SP_SHARED }, { MEM_LOCAL_WINDOW, BC_SP_LOCAL },
@@ -347,7 +358,7 @@ static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t p
  * allocation hit last. */
 static inline __attribute__((always_inline)) uint8_t *xl(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int space, uint64_t a, uint64_t n, int write)
 {
-    if (space == BC_SP_SHARED) return a <= L->shared_size && n <= L->shared_size - a ? cta->shared + a : NULL;
+    if (space == BC_SP_SHARED) return shared_host(L, cta, (uint32_t)a, n);
     if (space == BC_SP_GLOBAL && a - L->gc_base < L->gc_size && n <= L->gc_size - (a - L->gc_base)) {
         if (L->gc_pa && par_track(L, L->par_tag, L->gc_pa, a - L->gc_base, n, write)) return NULL;
         return L->gc_host + (a - L->gc_base);
@@ -535,14 +546,45 @@ static const char *const space_name[] = { "generic", "global", "shared", "local"
 static vm_status mem_fault(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space,
                            uint64_t a, uint64_t n, int write, int misaligned)
 {
-    char where[256];
-    if (space == BC_SP_GLOBAL || (space == BC_SP_GENERIC && (a >= MEM_GLOBAL_BASE - MEM_WINDOW_SIZE * 8 || a < MEM_PARAM_WINDOW)))
-        mem_describe(L->mem, a, where, sizeof where);
-    else
+    char where[320];
+    int rs = space;
+    uint64_t ra = a;
+    vm_resolve(L, space, a, &rs, &ra);        /* outside every window: global (maybe host-mapped) memory */
+    char gen[48] = "";
+    if (space == BC_SP_GENERIC && rs != BC_SP_GLOBAL && rs != BC_SP_GENERIC)
+        snprintf(gen, sizeof gen, "generic address 0x%llx, ", (unsigned long long)a);
+    switch (rs) {
+    case BC_SP_GLOBAL: mem_describe(L->mem, a, where, sizeof where); break;
+    case BC_SP_SHARED: {
+        uint64_t dyn = L->cfg.dyn_shared, st = L->shared_dyn_base;
+        if (misaligned || (ra < L->shared_size && n <= L->shared_size - ra))
+            snprintf(where, sizeof where, "offset 0x%llx (%sinside the block's %llu-byte shared window)", (unsigned long long)ra,
+                     gen, (unsigned long long)L->shared_size);
+        else
+            snprintf(where, sizeof where, "offset 0x%llx (%s%s the block's %llu-byte shared window: %llu static + %llu "
+                     "dynamic bytes from offset %llu, rounded up to %u as on the GPU)", (unsigned long long)ra, gen,
+                     ra < L->shared_size ? "running past the end of" : "beyond", (unsigned long long)L->shared_size,
+                     (unsigned long long)L->shared_static, (unsigned long long)dyn, (unsigned long long)st, VM_SMEM_GRANULE);
+        break;
+    }
+    case BC_SP_LOCAL:
+        snprintf(where, sizeof where, "offset 0x%llx (%sthe thread's local memory is %u bytes; --stack sets it)",
+                 (unsigned long long)ra, gen, L->cfg.local_size);
+        break;
+    case BC_SP_CONST:
+        snprintf(where, sizeof where, "offset 0x%llx (%sthe module's const bank is %llu bytes%s)", (unsigned long long)ra, gen,
+                 (unsigned long long)L->m->const_size, write ? " and read-only" : "");
+        break;
+    case BC_SP_KPARAM:
+        snprintf(where, sizeof where, "offset 0x%llx (%sthe kernel's parameters are %zu bytes%s)", (unsigned long long)ra, gen,
+                 L->cfg.params_size, write ? " and read-only" : "");
+        break;
+    default:
         snprintf(where, sizeof where, "0x%llx", (unsigned long long)a);
+    }
     return vm_fail(L, cta, w, lane, pc, VM_FAULT, "%s %s of %llu bytes in %s space at %s",
                    misaligned ? "misaligned" : "illegal address:", write ? "write" : "read",
-                   (unsigned long long)n, space_name[space], where);
+                   (unsigned long long)n, space_name[rs == BC_SP_GLOBAL || rs == BC_SP_GENERIC ? space : rs], where);
 }
 
 /* Reader for printf: generic addresses as seen by one lane. */
@@ -991,15 +1033,15 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     case BC_SR_CLOCK64: return L->insns * 4;
     case BC_SR_GLOBALTIMER: return L->insns * 2;
     case BC_SR_DYN_SMEM: return L->cfg.dyn_shared;
-    case BC_SR_TOTAL_SMEM: return L->shared_size - VM_RESERVED_SMEM;
+    case BC_SR_TOTAL_SMEM: return L->shared_dyn_base + ((L->cfg.dyn_shared + 15) & ~15ull);
     case BC_SR_NCLUSTERID: case BC_SR_CLUSTER_NCTARANK: return 1;
     case BC_SR_CLUSTER_NCTAID: return comp == 0 ? 1 : 1;
     case BC_SR_IS_EXPLICIT_CLUSTER: return 0;
     /* cooperative launch: %envreg1:%envreg2 = the grid-sync workspace (0 otherwise, as CUDA) */
     case BC_SR_ENVREG: return comp == 1 ? L->grid_ws >> 32 : comp == 2 ? (uint32_t)L->grid_ws : 0;
     case BC_SR_RESERVED_SMEM: {
-        uint64_t begin = L->shared_size - VM_RESERVED_SMEM;
-        return comp == 0 ? begin : comp == 1 ? L->shared_size : comp == 2 ? VM_RESERVED_SMEM : begin + 8u * (unsigned)(comp - 3);
+        uint64_t begin = VM_RESERVED_SMEM_BASE;
+        return comp == 0 ? begin : comp == 1 ? begin + VM_RESERVED_SMEM : comp == 2 ? VM_RESERVED_SMEM : begin + 8u * (unsigned)(comp - 3);
     }
     default: return 0;
     }

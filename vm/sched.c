@@ -83,7 +83,7 @@ int vm_cta_alloc(vm_launch *L, vm_cta *c)
     c->nwarps = L->nwarps;
     c->nthreads = L->nthreads;
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->shared = calloc(1, L->shared_size ? L->shared_size : 1);
+    c->shared = calloc(1, L->shared_size + VM_RESERVED_SMEM);
     if (!c->warps || !c->shared) return -1;
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
@@ -106,7 +106,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->cfg.grid[0] * L->cfg.grid[1]));
     c->live_warps = 0;
     memset(c->bar, 0, sizeof c->bar);
-    memset(c->shared, 0, L->shared_size);
+    memset(c->shared, 0, L->shared_size + VM_RESERVED_SMEM);
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
         w->id = i;
@@ -447,6 +447,46 @@ static int uses_grid_sync(const bc_module *m, int kernel)
     return 0;
 }
 
+/* The kernel's static shared memory, laid out as ptxas does for it alone:
+ * the static .shared variables that the kernel, or a function it may call,
+ * uses (every defined .func when it makes an indirect call), in declaration
+ * order, each at its alignment.  off[v] gets each one's offset; returns
+ * the bytes, or -1 when out of host memory. */
+static int64_t kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
+{
+    uint8_t *reach = calloc((size_t)m->nfuncs + 1, 1), *used = calloc((size_t)m->nvars + 1, 1);
+    int *todo = malloc(((size_t)m->nfuncs + 1) * sizeof *todo);
+    if (!reach || !used || !todo) { free(reach); free(used); free(todo); return -1; }
+    int n = 0, indirect = 0;
+    reach[kernel] = 1;
+    todo[n++] = kernel;
+    while (n > 0) {
+        const bc_func *fn = &m->funcs[todo[--n]];
+        for (uint32_t pc = fn->pc_begin; pc < fn->pc_end; pc++) {
+            const bc_insn *in = &m->code[pc];
+            if (in->op == OP_CALLI) indirect = 1;
+            if (in->op == OP_CALL && in->imm >= 0 && in->imm < m->nfuncs && !reach[in->imm]) { reach[in->imm] = 1; todo[n++] = (int)in->imm; }
+        }
+    }
+    if (indirect)
+        for (int f = 0; f < m->nfuncs; f++) reach[f] |= !m->funcs[f].is_entry && m->funcs[f].kind == BC_FN_DEFINED;
+    for (int i = 0; i < m->nconst_relocs; i++) {
+        const bc_const_reloc *r = &m->const_relocs[i];
+        if (r->func >= 0 && r->func < m->nfuncs && reach[r->func]) used[r->var] = 1;
+    }
+    uint64_t size = 0;
+    for (int v = 0; v < m->nvars; v++) {
+        const bc_var *bv = &m->vars[v];
+        if (bv->space != BC_SP_SHARED || bv->is_extern_shared || !used[v]) continue;
+        uint64_t a = bv->align ? bv->align : 1;
+        size = (size + a - 1) / a * a;
+        off[v] = size;
+        size += bv->size;
+    }
+    free(reach); free(used); free(todo);
+    return (int64_t)size;
+}
+
 /* The register slots that cta_reset zeroes: those of the kernel and of
  * every .func that a thread may read before writing (vm/flow.c; all of them
  * if the analysis is missing) and the hidden ones. */
@@ -495,6 +535,11 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     }
     uint64_t nthreads = (uint64_t)L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
     const bc_func *k = &m->funcs[kernel];
+    uint64_t *sh_off = calloc((size_t)m->nvars + 1, sizeof *sh_off);
+    int64_t sh_static = sh_off ? kernel_shared_layout(m, kernel, sh_off) : -1;
+    if (sh_static < 0) { free(sh_off); snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L); return NULL; }
+    L->shared_static = (uint64_t)sh_static;
+    L->shared_dyn_base = (L->shared_static + 15) & ~15ull;
     if (nthreads > 1024)
         snprintf(fault->msg, sizeof fault->msg, "block of %llu threads: at most 1024 are allowed", (unsigned long long)nthreads);
     else if (L->cfg.grid[1] > 65535 || L->cfg.grid[2] > 65535 || L->cfg.grid[0] > 0x7fffffffu || L->cfg.block[2] > 64)
@@ -513,13 +558,18 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' allows at most %lld threads per block (.maxntid); the launch has %llu",
                  k->name, (long long)(k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1)),
                  (unsigned long long)nthreads);
+    else if (L->shared_dyn_base + L->cfg.dyn_shared > VM_MAX_SHARED)
+        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %llu bytes of shared memory per block (%llu static + %llu "
+                 "dynamic); a block may have at most %u (227 KB) on the H100/H200: ask for less dynamic shared memory", k->name,
+                 (unsigned long long)(L->shared_dyn_base + L->cfg.dyn_shared),
+                 (unsigned long long)L->shared_static, (unsigned long long)L->cfg.dyn_shared, VM_MAX_SHARED);
     else if ((uint64_t)k->frame_size > L->cfg.local_size)
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' needs %d bytes of local memory per thread", k->name, k->frame_size);
-    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L); return NULL; }
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(sh_off); free(L); return NULL; }
     L->nthreads = (uint32_t)nthreads;
     L->nwarps = (int)((nthreads + BC_WARP - 1) / BC_WARP);
     L->nctas = (uint64_t)L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2];
-    L->shared_size = ((m->shared_static + 15) & ~15ull) + ((L->cfg.dyn_shared + 15) & ~15ull) + VM_RESERVED_SMEM;
+    L->shared_size = (L->shared_dyn_base + L->cfg.dyn_shared + VM_SMEM_GRANULE - 1) & ~(uint64_t)(VM_SMEM_GRANULE - 1);
     L->cta_a = 1;
     if (L->cfg.cta_order_seed && L->nctas > 1) {
         uint64_t s = L->cfg.cta_order_seed * 0x9E3779B97F4A7C15ull;
@@ -528,10 +578,15 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         L->cta_b = (s >> 32) % L->nctas;
     }
     L->consts = malloc((size_t)(m->nconsts ? m->nconsts : 1) * sizeof *L->consts);
-    if (!L->consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L); return NULL; }
+    if (!L->consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(sh_off); free(L); return NULL; }
     memcpy(L->consts, m->consts, m->nconsts * sizeof *L->consts);
-    for (int i = 0; i < m->nconst_relocs; i++)
-        L->consts[m->const_relocs[i].slot] = var_addr[m->const_relocs[i].var] + (uint64_t)m->const_relocs[i].addend;
+    for (int i = 0; i < m->nconst_relocs; i++) {
+        const bc_const_reloc *r = &m->const_relocs[i];
+        const bc_var *v = &m->vars[r->var];
+        uint64_t base = v->space != BC_SP_SHARED ? var_addr[r->var] : v->is_extern_shared ? L->shared_dyn_base : sh_off[r->var];
+        L->consts[r->slot] = base + (uint64_t)r->addend;
+    }
+    free(sh_off);
     L->const_bank = m->const_image;
     L->frames_full = (cfg->hooks && cfg->hooks->step) || !m->call_save;
     if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }

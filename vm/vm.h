@@ -219,9 +219,19 @@ typedef struct vm_config {
 #define VM_COOP_AUTO 64
 
 #define VM_DEFAULT_LOCAL (16u << 10)
-/* shared memory reserved for the system after the user's (as sm_90 does):
- * %reserved_smem_offset_* point into it */
+/* Shared memory, as on sm_90 (conformance README, "hardware facts"): a CTA's
+ * window is its static bytes (the static .shared variables its kernel can
+ * reach, laid out for it alone as ptxas does), 16-aligned, then the dynamic
+ * ones, rounded up to VM_SMEM_GRANULE; any user access beyond it faults.  The 1 KB the
+ * system reserves per CTA (what %reserved_smem_offset_* point into) sits at
+ * shared offsets [VM_RESERVED_SMEM_BASE, + VM_RESERVED_SMEM), far outside
+ * every window, so running past the user's data never reaches it; its host
+ * bytes follow the window's in vm_cta.shared. */
+#define VM_SMEM_GRANULE 128u
 #define VM_RESERVED_SMEM 1024u
+#define VM_RESERVED_SMEM_BASE 0x01000000u
+/* the most shared memory a block may have on an H100/H200 (227 KB) */
+#define VM_MAX_SHARED 232448u
 
 struct vm_launch {
     const bc_module *m;
@@ -232,7 +242,9 @@ struct vm_launch {
     uint64_t *consts;          /* the constant pool with addresses patched in */
     uint64_t *var_addr;        /* per module variable: its address in its space */
     uint8_t *const_bank;
-    uint64_t shared_size;
+    uint64_t shared_size;      /* the CTA's shared window (user bytes, rounded up to VM_SMEM_GRANULE) */
+    uint64_t shared_static;    /* the kernel's static shared bytes (the variables it can reach) */
+    uint64_t shared_dyn_base;  /* where dynamic shared memory starts (the static bytes, 16-aligned) */
     uint64_t nctas;
     uint32_t nthreads;
     int nwarps;
