@@ -450,9 +450,9 @@ static int uses_grid_sync(const bc_module *m, int kernel)
 /* The kernel's static shared memory, laid out as ptxas does for it alone:
  * the static .shared variables that the kernel, or a function it may call,
  * uses (every defined .func when it makes an indirect call), in declaration
- * order, each at its alignment.  off[v] gets each one's offset; returns
- * the bytes, or -1 when out of host memory. */
-static int64_t kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
+ * order, each at its alignment.  off[v] gets each one's offset (off may be
+ * NULL); returns the bytes, or -1 when out of host memory. */
+int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
 {
     uint8_t *reach = calloc((size_t)m->nfuncs + 1, 1), *used = calloc((size_t)m->nvars + 1, 1);
     int *todo = malloc(((size_t)m->nfuncs + 1) * sizeof *todo);
@@ -480,7 +480,7 @@ static int64_t kernel_shared_layout(const bc_module *m, int kernel, uint64_t *of
         if (bv->space != BC_SP_SHARED || bv->is_extern_shared || !used[v]) continue;
         uint64_t a = bv->align ? bv->align : 1;
         size = (size + a - 1) / a * a;
-        off[v] = size;
+        if (off) off[v] = size;
         size += bv->size;
     }
     free(reach); free(used); free(todo);
@@ -536,7 +536,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     uint64_t nthreads = (uint64_t)L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
     const bc_func *k = &m->funcs[kernel];
     uint64_t *sh_off = calloc((size_t)m->nvars + 1, sizeof *sh_off);
-    int64_t sh_static = sh_off ? kernel_shared_layout(m, kernel, sh_off) : -1;
+    int64_t sh_static = sh_off ? vm_kernel_shared_layout(m, kernel, sh_off) : -1;
     if (sh_static < 0) { free(sh_off); snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L); return NULL; }
     L->shared_static = (uint64_t)sh_static;
     L->shared_dyn_base = (L->shared_static + 15) & ~15ull;

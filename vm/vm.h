@@ -305,6 +305,12 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
                  const vm_config *cfg, vm_fault *fault, uint64_t *insns);
 
+/* The kernel's static shared memory as ptxas lays it out for it alone (the
+ * .shared variables it and the functions it may call use): the bytes, and
+ * each variable's offset in off[var] unless off is NULL; -1 when out of host
+ * memory.  The CTA's shared window is this (16-aligned) plus the dynamic bytes. */
+int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off);
+
 /* The same, one piece at a time (the debugger): create, then step until it
  * returns something other than VM_PAUSED, or until vm_launch_finished. */
 vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,

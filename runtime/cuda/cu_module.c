@@ -40,71 +40,6 @@ static void free_module(cu_module *m)
     free(m);
 }
 
-/* ---- static shared memory per kernel: the .shared variables its body and
- * the functions it calls name (the VM lays out one module-wide block) ---- */
-
-static const ast_func *find_ast_func(const ast_module *am, const char *name)
-{
-    for (int i = 0; i < am->nitems; i++)
-        if (am->items[i].kind == AST_ITEM_FUNC && am->items[i].u.func->has_body && !strcmp(am->items[i].u.func->name, name))
-            return am->items[i].u.func;
-    return NULL;
-}
-
-typedef struct shared_use { const ast_module *am; const bc_module *bc; uint8_t *used; const char **seen; int nseen; } shared_use;
-
-static void mark_symbol(shared_use *u, const char *name);
-
-static void mark_operand(shared_use *u, const ast_operand *o)
-{
-    if (!o) return;
-    if (o->kind == AST_OPD_SYM && o->name) mark_symbol(u, o->name);
-    for (int i = 0; i < o->nsub; i++) mark_operand(u, o->sub[i]);
-}
-
-static void mark_func(shared_use *u, const ast_func *f)
-{
-    for (int i = 0; i < u->nseen; i++) if (u->seen[i] == f->name) return;
-    const char **ns = realloc(u->seen, (size_t)(u->nseen + 1) * sizeof *ns);
-    if (!ns) return;
-    u->seen = ns;
-    u->seen[u->nseen++] = f->name;
-    for (int i = 0; i < f->nstmts; i++) {
-        const ast_stmt *st = &f->stmts[i];
-        if (st->kind == AST_ST_VAR && st->u.var.space == AST_SPACE_SHARED) mark_symbol(u, st->u.var.name);
-        if (st->kind != AST_ST_INSN) continue;
-        for (int k = 0; k < st->u.insn.nopds; k++) mark_operand(u, st->u.insn.opds[k]);
-    }
-}
-
-static void mark_symbol(shared_use *u, const char *name)
-{
-    for (int i = 0; i < u->bc->nvars; i++)
-        if (u->bc->vars[i].space == BC_SP_SHARED && !u->bc->vars[i].is_extern_shared && !strcmp(u->bc->vars[i].name, name))
-            u->used[i] = 1;
-    const ast_func *f = find_ast_func(u->am, name);
-    if (f) mark_func(u, f);
-}
-
-static uint64_t kernel_static_shared(const ptxemu_module *pm, const char *kernel)
-{
-    const bc_module *bc = pm->bc;
-    const ast_func *f = pm->ast ? find_ast_func(pm->ast, kernel) : NULL;
-    if (!f || !bc->nvars) return bc->shared_static;
-    shared_use u = { pm->ast, bc, calloc((size_t)bc->nvars, 1), NULL, 0 };
-    if (!u.used) return bc->shared_static;
-    mark_func(&u, f);
-    uint64_t total = 0;
-    for (int i = 0; i < bc->nvars; i++) {
-        if (!u.used[i]) continue;
-        uint64_t al = bc->vars[i].align ? bc->vars[i].align : 1;
-        total = (total + al - 1) / al * al + bc->vars[i].size;
-    }
-    free(u.used);
-    free(u.seen);
-    return total;
-}
-
 /* Compiles PTX text into a placed module; on error *log gets the messages. */
 static CUresult load_ptx(const char *text, size_t len, const char *name, cu_module **out, char **log)
 {
@@ -138,7 +73,8 @@ static CUresult load_ptx(const char *text, size_t len, const char *name, cu_modu
         f->magic = CU_FUNC_MAGIC;
         f->mod = m;
         f->index = i;
-        f->static_shared = kernel_static_shared(pm, bc->funcs[i].name);
+        int64_t st = vm_kernel_shared_layout(bc, i, NULL);
+        f->static_shared = st > 0 ? (uint64_t)st : 0;
         f->max_dyn_shared = (int)(CU_SHARED_PER_BLOCK - (f->static_shared < CU_SHARED_PER_BLOCK ? f->static_shared : CU_SHARED_PER_BLOCK));
     }
     m->next = cu_g.modules;
