@@ -58,7 +58,7 @@ else
     echo "== conformance: $CONF not found, suite not run (CI has it)"
 fi
 echo "== sanitizer build (MODE=asan)"
-if make -s MODE=asan build/asan/ptxemu >"$log" 2>&1; then
+if make -s -j"$(nproc)" MODE=asan build/asan/ptxemu >"$log" 2>&1; then
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     suite "own cases under ASan/UBSan" build/asan/ptxemu test tests/cases kernels tests/par/cases
     [ -d "$CONF" ] && suite "conformance under ASan/UBSan" build/asan/ptxemu test "$CONF"

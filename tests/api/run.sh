@@ -4,7 +4,7 @@
 # that no case file describes).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-make -s MODE=asan build/asan/libptxemu.a >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+make -s -j"$(nproc)" MODE=asan build/asan/libptxemu.a >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p build/apitest
 pass=0 fail=0
 for t in saxpy_api check_launch; do

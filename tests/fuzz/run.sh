@@ -32,7 +32,7 @@ probe=$(mktemp -d); trap 'rm -rf "$probe"' EXIT
 printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' > "$probe/p.c"
 "$FUZZ_CC" -fsanitize=fuzzer,address,undefined -o "$probe/p" "$probe/p.c" >/dev/null 2>&1 ||
     skip "$FUZZ_CC cannot link -fsanitize=fuzzer,address,undefined (its libFuzzer runtime is missing: on Debian, package libclang-rt-NN-dev)"
-if ! make -s FUZZ_CC="$FUZZ_CC" fuzzers > "$probe/build.log" 2>&1; then
+if ! make -s -j"$(nproc)" FUZZ_CC="$FUZZ_CC" fuzzers > "$probe/build.log" 2>&1; then
     cat "$probe/build.log"; echo "FAIL fuzzers: the harnesses did not build"; echo "0 passed, 1 failed"; exit 1
 fi
 

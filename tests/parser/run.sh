@@ -11,7 +11,7 @@ pass=0 fail=0
 ok()  { echo "PASS $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 
-if ! make -s MODE=asan "$BIN" >/tmp/parser-build.$$ 2>&1; then
+if ! make -s -j"$(nproc)" MODE=asan "$BIN" >/tmp/parser-build.$$ 2>&1; then
     cat /tmp/parser-build.$$; rm -f /tmp/parser-build.$$
     bad build "make MODE=asan $BIN failed"
     echo "$pass passed, $fail failed"; exit 1

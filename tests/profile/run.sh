@@ -33,7 +33,7 @@ for f in tests/profile/ncu/*.csv; do
     count "$T/$c.log" "lines of $c"
 done
 python3 tests/profile/check_formats.py "$EMU" > "$T/formats.log" 2>&1; count "$T/formats.log" "output formats"
-if make -s MODE=asan build/asan/libptxemu.a > "$T/asan.log" 2>&1 && mkdir -p build/apitest &&
+if make -s -j"$(nproc)" MODE=asan build/asan/libptxemu.a > "$T/asan.log" 2>&1 && mkdir -p build/apitest &&
    cc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -Iruntime -Ivm -Iparser \
       tests/profile/api_profile.c build/asan/libptxemu.a -lffi -lm -ldl -lreadline -o build/apitest/api_profile >> "$T/asan.log" 2>&1; then
     ASAN_OPTIONS=detect_leaks=1 build/apitest/api_profile > "$T/api.log" 2>&1; count "$T/api.log" "library API"
