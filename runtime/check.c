@@ -317,6 +317,8 @@ typedef struct ck {
     gptab fp;                    /* per global word: first block + 1 (24 bits), FP_* flags, atomic op */
     const uint8_t *atoms;        /* per pc: the atomic's op + 1 when commutative with an unused result, else FP_OP_ANY */
     int foot, dependent;
+    int note_unordered;          /* schedule-free code: record unordered plain read / atomic pairs */
+    int unordered_atomic;
     uint32_t dep_pc;
     char dep_why[160];
     /* launch geometry */
@@ -647,6 +649,26 @@ static inline void read_age(const ck *C, rset *rs, int k, int tagged)
     rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | (mx + 1) << 4);
 }
 
+/* Schedule-free code (check_run.c): whether this access and an earlier one
+ * of another thread are a plain read and an atomic that nothing orders;
+ * benign() keeps them from being races, but what the read sees depends on
+ * the schedule, so the other schedules must run. */
+static void note_unordered(ck *C, const rec *wr, const rset *rs, int wtag, int rtag, uint8_t bytes, uint32_t t,
+                           int flags, int fenced)
+{
+    /* two atomics commute (schedule-free code has one commutative operation) */
+    if (wr && live(C, wr, wtag) && (wr->bytes & bytes) && ((wr->flags ^ flags) & VM_ACC_ATOMIC) &&
+        !same_thread(C, wr, t) && benign(wr, flags, fenced) && !hb(C, wr, t))
+        C->unordered_atomic = 1;
+    if (!(flags & VM_ACC_ATOMIC)) return;
+    for (int i = 0; i < CHK_NREADS; i++) {
+        const rec *r = &rs->r[i];
+        if (live(C, r, rtag) && (r->bytes & bytes) && !(r->flags & VM_ACC_ATOMIC) && !same_thread(C, r, t) &&
+            benign(r, flags, fenced) && !hb(C, r, t))
+            C->unordered_atomic = 1;
+    }
+}
+
 /* One access to one word: w its last write, rs its reads; wtag/rtag: the
  * records are per CTA. */
 static inline __attribute__((always_inline)) void check_word(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, rec *wr, rset *rs, int wtag, int rtag,
@@ -669,6 +691,7 @@ static inline __attribute__((always_inline)) void check_word(ck *C, vm_launch *L
             if (live(C, r, rtag) && (r->bytes & bytes) && cur_cta(C, r) && !same_thread(C, r, t) &&
                 !benign(r, flags, fenced) && !hb(C, r, t)) { bad = r; break; }
         }
+    if (C->note_unordered && !bad) note_unordered(C, wr, rs, wtag, rtag, bytes, t, flags, fenced);
     if (bad) report_race(C, L, space, addr, t, pc, flags, bad);
     rec nr = { (uint32_t)C->cta, C->t[t].clk, pc, (uint16_t)t, (uint8_t)(flags | REC_VALID | (fenced ? REC_FENCED : 0)),
                bytes };
@@ -1559,7 +1582,8 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     cfg.insn_limit = C.S.adversarial ? 200000000ull : 0;
     cfg.output = out;
     cfg.output_ctx = out_ctx;
-    if (!C.S.adversarial && X->adv_sampled) {          /* schedule 0: the blocks' footprints */
+    C.note_unordered = !C.S.adversarial && X->schedule_free && X->sf_atomics;
+    if (!C.S.adversarial && (X->adv_sampled || X->schedule_free)) {   /* schedule 0: the blocks' footprints */
         C.foot = so->foot = 1;
         C.atoms = X->atoms;
         C.fp.elem = sizeof(uint32_t);
@@ -1597,6 +1621,7 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     chk_chunks_free(&ref);
     chk_chunks_free(&got);
     so->dependent = C.dependent;
+    so->unordered_atomic = C.unordered_atomic;
     if (C.dependent) snprintf(so->dep_why, sizeof so->dep_why, "%s", C.dep_why);
     so->ran_activemask = C.ran_activemask;
     so->am = *chk_def_am_candidate(C.def);

@@ -71,6 +71,7 @@ typedef struct chk_opts {
     int nlibs;
     int resident;                /* vm_config.resident: CTAs in flight (0: default) */
     int jobs;                    /* schedules run at once on host threads (0: one per CPU) */
+    int all_schedules;           /* run every schedule, also those schedule 0 shows cannot differ */
     const chk_region *regions;   /* compared across schedules; NULL: every live allocation */
     int nregions;
     chk_progress_fn progress;    /* or NULL */
@@ -85,6 +86,10 @@ typedef struct chk_result {
     int nfindings, cap;
     uint64_t dropped;            /* distinct findings beyond max_findings */
     int schedules;               /* schedules run */
+    int schedule_free;           /* the kernel's code is schedule-free (1), not (0), or not asked (-1:
+                                    --all-schedules, --seed, one schedule) */
+    int skipped;                 /* schedules not run: schedule 0 showed a launch of schedule-free code
+                                    race-free, so they could not differ (docs/CHECKING.md) */
     int limited;                 /* schedules cut by the time or instruction limit */
     uint64_t blocks;             /* blocks in the launch */
     uint64_t sampled0;           /* blocks schedule 0 instrumented (the others ran unchecked) */

@@ -33,6 +33,10 @@ typedef struct chk_launch {
     int independent;             /* schedule 0 found the blocks independent: adversarial schedules
                                     run only their sampled blocks (and a hardware-like reference) */
     const mem_space *snap;       /* the device memory before the launch */
+    int schedule_free;           /* the kernel's code is schedule-free (check_run.c): schedule 0 records
+                                    the footprints and unordered plain/atomic pairs, to show the others
+                                    cannot differ */
+    int sf_atomics;              /* ... and it has atomics (so plain reads unordered with them matter) */
 } chk_launch;
 
 /* What one schedule found and how it ended. */
@@ -48,6 +52,8 @@ typedef struct chk_sched_out {
     chk_am_candidate am;         /* the first grouping-dependent store by part of a group */
     int foot;                    /* schedule 0 recorded the blocks' footprints: */
     int dependent;               /* ... and found them dependent (dep_why says why) */
+    int unordered_atomic;        /* a plain read and an atomic on one word, unordered (not a race, but
+                                    what the read sees depends on the schedule) */
     char dep_why[200];
     int partial;                 /* only the sampled blocks ran (independent blocks): */
     int differs;                 /* ... and left memory different from their hardware-like reference */

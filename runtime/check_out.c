@@ -112,6 +112,10 @@ void chk_write_text(const chk_result *r, FILE *f, const char *replay)
             p += n + (e != NULL);
         }
     }
+    if (r->skipped)
+        fprintf(f, "note: the other %d schedules were not run: schedule 0 found no race, and the kernel uses nothing whose "
+                   "outcome depends on the schedule (collectives, flags, atomics whose order matters, activemask, clocks), "
+                   "so every schedule computes the same (docs/CHECKING.md, \"Schedule-free kernels\")\n", r->skipped);
     if (r->limited) fprintf(f, "note: %d schedule%s stopped at the time or instruction limit\n", r->limited, r->limited == 1 ? "" : "s");
     if (r->sampled0 < r->blocks || (r->schedules > 1 && r->sampled_adv < r->blocks))
         fprintf(f, "note: sampled: schedule 0 checked %llu of %llu blocks, each adversarial schedule %llu; the other "
@@ -181,9 +185,10 @@ void chk_write_json(const chk_result *r, FILE *f)
         fprintf(f, ", \"seed\": %llu, \"schedule\": %d, \"count\": %llu}", (unsigned long long)x->seed, x->schedule,
                 (unsigned long long)x->count);
     }
-    fprintf(f, "%s], \"schedules\": %d, \"seed\": %llu, \"dropped\": %llu, \"blocks\": %llu, "
+    fprintf(f, "%s], \"schedules\": %d, \"skipped_schedules\": %d, \"schedule_free_code\": %s, \"seed\": %llu, \"dropped\": %llu, \"blocks\": %llu, "
                "\"checked_blocks\": {\"schedule0\": %llu, \"adversarial\": %llu}, \"independent_blocks\": %s, \"status\": ",
-            r->nfindings ? "\n" : "", r->schedules, (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
+            r->nfindings ? "\n" : "", r->schedules, r->skipped,
+            r->schedule_free > 0 ? "true" : r->schedule_free == 0 ? "false" : "null", (unsigned long long)r->base_seed, (unsigned long long)r->dropped,
             (unsigned long long)r->blocks, (unsigned long long)r->sampled0, (unsigned long long)r->sampled_adv,
             r->independent > 0 ? "true" : r->independent < 0 ? "false" : "null");
     jstr(f, vm_status_name(r->status));

@@ -383,6 +383,72 @@ static int blocks_may_be_independent(const ptxemu_module *m, const vm_config *cf
     return 1;
 }
 
+/* Whether the code can only compute one result, whatever the schedule, once a
+ * run of it is free of races: it synchronises with full-CTA barriers only and
+ * reads nothing that depends on the interleaving.  Then any two schedules of a
+ * race-free run read the same values, take the same paths and leave the same
+ * bytes (a data-race-free program with deterministic synchronisation is
+ * deterministic), so schedule 0's race check covers the others.  Excluded:
+ * atomics other than one commutative integer operation (the same op and type
+ * everywhere) whose result is unused, strong (volatile, relaxed, acquire,
+ * release) loads and stores, warp collectives and matrix operations, barriers
+ * with a thread count or `arrive`, activemask, clocks and timers, %smid and
+ * %warpid, nanosleep, mbarriers and asynchronous copies, and what makes blocks
+ * dependent (blocks_may_be_independent). */
+static int schedule_free_insn(const bc_module *bc, const bc_insn *I, const uint8_t *atoms, uint32_t pc, int *atom_op,
+                              int *atom_kind)
+{
+    switch (I->op) {
+    case OP_ATOM:
+        if (atoms[pc] == 0xf || I->m1 == BC_RED_INC || I->m1 == BC_RED_DEC) return 0;
+        if (*atom_op < 0) { *atom_op = I->m1; *atom_kind = I->m2; return 1; }
+        return *atom_op == I->m1 && *atom_kind == I->m2;
+    case OP_LD_GLOBAL: case OP_LD_SHARED: case OP_LD_LOCAL: case OP_LD_GENERIC:
+    case OP_ST_GLOBAL: case OP_ST_SHARED: case OP_ST_LOCAL: case OP_ST_GENERIC:
+        return !(I->flags & BC_IF_VOLATILE);
+    case OP_BAR:
+        return I->m1 != 1 && I->b == 0;                       /* sync or red of the whole CTA */
+    case OP_SREG:
+        return I->imm != BC_SR_CLOCK && I->imm != BC_SR_CLOCK64 && I->imm != BC_SR_GLOBALTIMER &&
+               I->imm != BC_SR_SMID && I->imm != BC_SR_WARPID && I->imm != BC_SR_PM0 && I->imm != BC_SR_ENVREG;
+    case OP_CALL_BUILTIN:                                     /* printf and assert only: no device malloc */
+        return bc->funcs[I->imm].builtin == BC_BUILTIN_VPRINTF || bc->funcs[I->imm].builtin == BC_BUILTIN_ASSERTFAIL;
+    case OP_CALL_FFI: case OP_ACTIVEMASK: case OP_NANOSLEEP: case OP_CP_ASYNC: case OP_CP_ASYNC_COMMIT:
+    case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
+    case OP_MBAR_TX: case OP_MBAR_WAIT: case OP_MBAR_PENDING:
+        return 0;
+    default:
+        return bc_op_fmt[I->op] != F_COLL && bc_op_fmt[I->op] != F_MMA;
+    }
+}
+
+static int schedule_free_code(const ptxemu_module *m, int kernel, const vm_config *cfg, int *atomics)
+{
+    if ((cfg->builtins && cfg->builtins->extern_call) || cfg->resident > 1) return 0;
+    const bc_module *bc = m->bc;
+    uint8_t *atoms = chk_atom_table(bc), *reach = calloc((size_t)bc->nfuncs + 1, 1);
+    int ok = reach && !vm_kernel_reach(bc, kernel, reach), atom_op = -1, atom_kind = -1;
+    for (int f = 0; f < bc->nfuncs && ok; f++) {
+        if (!reach[f]) continue;
+        for (uint32_t pc = bc->funcs[f].pc_begin; pc < bc->funcs[f].pc_end && ok; pc++)
+            ok = schedule_free_insn(bc, &bc->code[pc], atoms, pc, &atom_op, &atom_kind);
+    }
+    free(atoms);
+    free(reach);
+    *atomics = atom_op >= 0;
+    return ok;
+}
+
+/* After schedule 0 of schedule-free code: whether the other schedules can
+ * differ from it, i.e. whether it did not show the launch race-free (it
+ * ended abnormally, found anything, or left blocks unchecked). */
+static int others_needed(const chk_sched_out *s0, const vm_config *cfg)
+{
+    uint64_t nctas = (uint64_t)cfg->grid[0] * (cfg->grid[1] ? cfg->grid[1] : 1) * (cfg->grid[2] ? cfg->grid[2] : 1);
+    return s0->status != VM_OK || s0->found.nfindings || s0->found.dropped || s0->instrumented < nctas ||
+           !s0->foot || s0->dependent || s0->unordered_atomic || s0->ran_activemask;
+}
+
 int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem_space *mem,
                    const uint64_t *var_addr, const chk_opts *o, chk_result *r)
 {
@@ -436,8 +502,25 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
         X.atoms = chk_atom_table(m->bc);
         X.independent = blocks_may_be_independent(m, cfg);
     }
-    run_all(&P, jobs);
-    if (X.adv_sampled) {
+    /* schedule-free code: schedule 0 first, alone; the others only when it
+     * did not show the launch race-free */
+    int skipped = 0;
+    int asked = nsched > 1 && o->seed == 0 && !o->all_schedules;
+    X.schedule_free = asked && schedule_free_code(m, kernel, cfg, &X.sf_atomics);
+    if (X.schedule_free) {
+        if (!X.atoms) X.atoms = chk_atom_table(m->bc);   /* the footprint's */
+        P.ntodo = 1;
+        run_all(&P, 1);
+        P.ntodo = nsched;
+        if (!others_needed(&P.outs[0], cfg)) {
+            skipped = nsched - 1;
+            P.ntodo = 1;
+            if (o->progress) o->progress(o->progress_ctx, nsched, nsched, 0);
+        } else if (X.adv_sampled && (P.outs[0].dependent || P.outs[0].status != VM_OK))
+            X.independent = 0;                  /* known now: no schedule need assume it */
+    }
+    if (P.next < P.ntodo) run_all(&P, jobs);
+    if (X.adv_sampled && !skipped) {
         const chk_sched_out *s0 = &P.outs[0];
         int indep = X.independent && s0->foot && !s0->dependent && s0->status == VM_OK;
         r->independent = indep ? 1 : -1;
@@ -473,6 +556,9 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
             cs.am |= P.outs[k].ran_activemask;
             if (!cs.cand.valid && P.outs[k].am.valid) cs.cand = P.outs[k].am;
         }
+        nsched -= skipped;
+        r->skipped = skipped;
+        r->schedule_free = asked ? X.schedule_free : -1;
         for (int k = 0; k < nsched; k++) {       /* in schedule order, as if they ran one after another */
             merge(r, X.max_findings, &P.outs[k].found);
             compare_result(r, &X, &cs, &P.outs[k], k);

@@ -78,13 +78,15 @@ done
 # same case (every core, as both default to; and on one thread, as the plain run was before
 # --jobs), best of 3 wall-clock runs each (cpu: user+sys time of those runs); the issue-9
 # target is a check/run ratio of 20x or less summed over matmul, reduce, scan and histogram.
-best() {   # best WALL CPU of 3 runs of "$@" (seconds)
+best() {   # best WALL CPU of 3 runs of "$@" (seconds; wall to the microsecond, cpu to 10 ms)
     local bw="" bc=""
     for i in 1 2 3; do
-        local t tf; tf=$(mktemp)
+        local t tf t0 t1; tf=$(mktemp)
+        t0=$EPOCHREALTIME
         /usr/bin/time -o "$tf" -f '%e %U %S' "$@" >/dev/null 2>&1
+        t1=$EPOCHREALTIME
         t=$(tail -1 "$tf"); rm -f "$tf"
-        local w c; w=$(echo "$t" | awk '{print $1}'); c=$(echo "$t" | awk '{print $2 + $3}')
+        local w c; w=$(awk "BEGIN{printf \"%.4f\", $t1 - $t0}"); c=$(echo "$t" | awk '{print $2 + $3}')
         if [ -z "$bw" ] || awk "BEGIN{exit !($w < $bw)}"; then bw=$w; bc=$c; fi
     done
     echo "$bw $bc"
@@ -97,11 +99,11 @@ for k in matmul reduce scan histogram; do
     read rw rc < <(best build/ptxemu run "$c")
     read r1w _ < <(best build/ptxemu run "$c" --jobs 1)
     read cw cc < <(best build/ptxemu check "$c")
-    printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx)\n' "$k" "$rw" "$cw" \
+    printf '%-12s run %6.3f s  check %6.3f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx)\n' "$k" "$rw" "$cw" \
         "$(awk "BEGIN{print $cw / ($rw > 0 ? $rw : 0.01)}")" "$(awk "BEGIN{print $cc / ($rc > 0 ? $rc : 0.01)}")" \
         "$(awk "BEGIN{print $cw / ($r1w > 0 ? $r1w : 0.01)}")"
     sr=$(awk "BEGIN{print $sr + $rw}"); sc=$(awk "BEGIN{print $sc + $cw}"); sr1=$(awk "BEGIN{print $sr1 + $r1w}")
     scr=$(awk "BEGIN{print $scr + $rc}"); scc=$(awk "BEGIN{print $scc + $cc}")
 done
-printf '%-12s run %6.2f s  check %6.2f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx; target 20x)\n' "sum" "$sr" "$sc" \
+printf '%-12s run %6.3f s  check %6.3f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx; target 20x)\n' "sum" "$sr" "$sc" \
     "$(awk "BEGIN{print $sc / $sr}")" "$(awk "BEGIN{print $scc / ($scr > 0 ? $scr : 0.01)}")" "$(awk "BEGIN{print $sc / $sr1}")"

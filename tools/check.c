@@ -48,6 +48,8 @@ const tool_command tool_cmd_check = {
         "                         seed with --schedules 1 replays it\n"
         "  --format FORMAT        text (default), json or sarif\n"
         "  --output PATH          write the report to PATH instead of stdout\n"
+        "  --all-schedules        run every schedule, also when schedule 0 shows that they cannot\n"
+        "                         differ (a race-free run of schedule-free code; docs/CHECKING.md)\n"
         "  --max-findings N       distinct findings to list (default " TOOL_STR(CHK_DEFAULT_MAX_FINDINGS) "; more are counted)\n"
         "  --timeout S            stop each schedule after S seconds\n"
         "  --load LIB.so          host library for .extern functions (repeatable)\n"
@@ -76,6 +78,7 @@ static int check_main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         if (a[0] != '-') { rc = tool_usage_error(cmd, "unexpected argument '%s'; kernel arguments go before the options", a); break; }
+        if (!strcmp(a, "--all-schedules")) { o.all_schedules = 1; continue; }
         if (!v && tool_is_option(cmd, a)) { rc = tool_usage_error(cmd, "option '%s' needs a value", a); break; }
         if (!v) { rc = tool_usage_error(cmd, "unknown option '%s'", a); break; }
         if (!strcmp(a, "--schedules")) {

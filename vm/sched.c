@@ -447,16 +447,11 @@ static int uses_grid_sync(const bc_module *m, int kernel)
     return 0;
 }
 
-/* The kernel's static shared memory, laid out as ptxas does for it alone:
- * the static .shared variables that the kernel, or a function it may call,
- * uses (every defined .func when it makes an indirect call), in declaration
- * order, each at its alignment.  off[v] gets each one's offset (off may be
- * NULL); returns the bytes, or -1 when out of host memory. */
-int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
+int vm_kernel_reach(const bc_module *m, int kernel, uint8_t *reach)
 {
-    uint8_t *reach = calloc((size_t)m->nfuncs + 1, 1), *used = calloc((size_t)m->nvars + 1, 1);
     int *todo = malloc(((size_t)m->nfuncs + 1) * sizeof *todo);
-    if (!reach || !used || !todo) { free(reach); free(used); free(todo); return -1; }
+    if (!todo) return -1;
+    memset(reach, 0, (size_t)m->nfuncs);
     int n = 0, indirect = 0;
     reach[kernel] = 1;
     todo[n++] = kernel;
@@ -470,6 +465,19 @@ int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
     }
     if (indirect)
         for (int f = 0; f < m->nfuncs; f++) reach[f] |= !m->funcs[f].is_entry && m->funcs[f].kind == BC_FN_DEFINED;
+    free(todo);
+    return 0;
+}
+
+/* The kernel's static shared memory, laid out as ptxas does for it alone:
+ * the static .shared variables that the kernel, or a function it may call,
+ * uses (vm_kernel_reach), in declaration order, each at its alignment.
+ * off[v] gets each one's offset (off may be NULL); returns the bytes, or -1
+ * when out of host memory. */
+int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
+{
+    uint8_t *reach = calloc((size_t)m->nfuncs + 1, 1), *used = calloc((size_t)m->nvars + 1, 1);
+    if (!reach || !used || vm_kernel_reach(m, kernel, reach)) { free(reach); free(used); return -1; }
     for (int i = 0; i < m->nconst_relocs; i++) {
         const bc_const_reloc *r = &m->const_relocs[i];
         if (r->func >= 0 && r->func < m->nfuncs && reach[r->func]) used[r->var] = 1;
@@ -483,7 +491,7 @@ int64_t vm_kernel_shared_layout(const bc_module *m, int kernel, uint64_t *off)
         if (off) off[v] = size;
         size += bv->size;
     }
-    free(reach); free(used); free(todo);
+    free(reach); free(used);
     return (int64_t)size;
 }
 

@@ -305,6 +305,12 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
                  const vm_config *cfg, vm_fault *fault, uint64_t *insns);
 
+/* The functions the kernel may run: reach[f] = 1 for the kernel, the
+ * functions it calls directly or through them, and every defined .func when
+ * any of them makes an indirect call (reach holds m->nfuncs bytes); 0, or -1
+ * when out of host memory. */
+int vm_kernel_reach(const bc_module *m, int kernel, uint8_t *reach);
+
 /* The kernel's static shared memory as ptxas lays it out for it alone (the
  * .shared variables it and the functions it may call use): the bytes, and
  * each variable's offset in off[var] unless off is NULL; -1 when out of host

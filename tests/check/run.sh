@@ -3,14 +3,15 @@
 # conformance suite, tests/cases, kernels, tests/check/cases and tests/check/cub, and checks:
 #   - a case with `expect-check KIND|KIND...` gets a finding of one of those kinds,
 #   - `expect-check clean` and a case without expect-check get no finding at all.
-# Then the rule tests of tests/check (seed replay, json and sarif output).
+# Then the rule tests of tests/check (seed replay, json and sarif output) and the
+# schedule-free shortcut (tests/check/schedfree).
 # Prints PASS/FAIL lines and "N passed, N failed"; exit 1 on any failure.
 # usage: tests/check/run.sh [-j JOBS] [CASE-DIRS...]
 cd "$(dirname "$0")/../.." || exit 2
 JOBS=2
 if [ "$1" = "-j" ]; then JOBS=$2; shift 2; fi
 PTXEMU=${PTXEMU:-build/ptxemu}
-CONF=${CONFORMANCE:-/work/shared/conformance/cases}
+CONF=${CONFORMANCE:-../shared/conformance/cases}
 DIRS=("$@")
 [ ${#DIRS[@]} -eq 0 ] && DIRS=("$CONF" tests/cases kernels tests/check/cases tests/check/cub tests/check/precision tests/check/large)
 TMP=$(mktemp -d)
@@ -46,6 +47,7 @@ export -f one
 export PTXEMU TMP
 find "${DIRS[@]}" -name case.txt 2>/dev/null | sort | xargs -P "$JOBS" -I{} bash -c 'one "$@"' _ {} > "$TMP/results"
 if [ $# -eq 0 ] && [ -x tests/check/rules.sh ]; then bash tests/check/rules.sh >> "$TMP/results"; fi
+if [ $# -eq 0 ]; then bash tests/check/schedfree/run.sh >> "$TMP/results"; fi
 # the precision table in docs/CHECKING.md must be the one these reports give
 if [ $# -eq 0 ]; then python3 tests/check/precision/table.py --json-dir "$TMP" >> "$TMP/results"; fi
 # the CUB cases must also compute what gen.py computed on the host
