@@ -98,7 +98,10 @@ typedef struct bc_insn {
 enum {
     BC_IF_FTZ = 1, BC_IF_SAT = 2, BC_IF_NEG = 4, BC_IF_ALIGNED = 8,
     BC_IF_HAS_E = 16, BC_IF_VOLATILE = 32, BC_IF_BACK = 64,
-    BC_IF_RELU = 128       /* .relu (half fma, cvt); cvt reuses it for nothing else */
+    BC_IF_RELU = 128,      /* .relu (half fma, cvt); cvt reuses it for nothing else */
+    /* ld/st.local (NEG is meaningless there): one unsigned 4- or 8-byte value at FP + imm,
+     * aligned and inside the function's frame, so in range for every lane (vm/compile.c) */
+    BC_IF_FRAME = BC_IF_NEG
 };
 
 /* A CUDA source position (from .loc), with the inlined-at parent. */

@@ -591,6 +591,23 @@ static void resolve_fixups(bc_cc *c)
     c->fixups.n = 0;
 }
 
+/* Marks the function's ld/st.local of one unsigned 4- or 8-byte value at
+ * FP + imm with 0 <= imm, imm + size <= frame_size and imm aligned to the
+ * size as BC_IF_FRAME: every call checks FP + frame_size <= the local size
+ * (and a launch the kernel's frame), and FP is a sum of 16-aligned frame
+ * sizes, so such an access is in range and aligned for every lane. */
+static void mark_frame_accesses(bc_cc *c, const bc_func *bf)
+{
+    for (size_t pc = bf->pc_begin; pc < c->code.n; pc++) {
+        bc_insn *I = &c->code.v[pc];
+        if ((I->op != OP_LD_LOCAL && I->op != OP_ST_LOCAL) || I->a != cc_hidden(CC_HID_FP) || I->n != 1) continue;
+        if (I->op == OP_LD_LOCAL && I->m2) continue;
+        int64_t sz = I->m1;
+        if ((sz != 4 && sz != 8) || I->imm < 0 || I->imm % sz || I->imm + sz > bf->frame_size) continue;
+        I->flags |= BC_IF_FRAME;
+    }
+}
+
 static void compile_body(bc_cc *c, const ast_func *f, int fidx)
 {
     bc_func *bf = &c->funcs.v[fidx];
@@ -687,6 +704,7 @@ static void compile_body(bc_cc *c, const ast_func *f, int fidx)
     bf->frame_size = (int)align_up(c->frame, 16);
     for (size_t i = 0; i < c->frame_patches.n; i++) c->extra.v[c->frame_patches.v[i]] = (uint32_t)bf->frame_size;
     c->frame_patches.n = 0;
+    mark_frame_accesses(c, bf);
     c->total_regs += c->nregs;
     c->st = NULL;
 }

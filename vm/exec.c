@@ -1639,6 +1639,13 @@ next_group:
             int sb = (int)(8 * sz);
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
+                const uint8_t *lb = w->local + imm;
+                ls = L->cfg.local_size;
+                if (sz == 4) LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
+                else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
+                vmnext
+            }
 #if defined(__AVX2__)
             if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
                 shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d))
@@ -1684,6 +1691,15 @@ next_group:
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
+                uint8_t *lb = w->local + imm;
+                uint64_t any = 0;
+                ls = L->cfg.local_size;
+                if (sz == 4) LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 4); });
+                else LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 8); });
+                if (m) local_wrote(w, any + imm + tot < ls ? any + imm + tot : ls);   /* as group_base */
+                vmnext
+            }
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {
                 if (nv == 1 && !ls) {           /* lanes store in ascending order, as below */
                     switch (sz) {
