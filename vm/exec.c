@@ -770,6 +770,19 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
 
 #define VM_CALL_FAST_PARAMS 8
 
+/* The .param copies of one lane's call or return: n values from s + so[k]
+ * to d + dd[k], sz[k] bytes each; all4 when every sz[k] is 4 (the usual
+ * int and float arguments: one 32-bit move each, no size test). */
+static inline void frame_copies(uint8_t *d, const uint8_t *s, uint32_t n, const uint32_t *dd, const uint32_t *so,
+                                const uint32_t *sz, int all4)
+{
+    if (all4) {
+        for (uint32_t k = 0; k < n; k++) { uint32_t v; memcpy(&v, s + so[k], 4); memcpy(d + dd[k], &v, 4); }
+    } else {
+        for (uint32_t k = 0; k < n; k++) frame_copy(d + dd[k], s + so[k], sz[k]);
+    }
+}
+
 /* call_enter for each lane of m in turn (a direct call of fidx at pc), with
  * what depends only on the call site looked up once: the same effects, and
  * the same failure at the same lane (*fl), as calling call_enter per lane. */
@@ -789,26 +802,33 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         return VM_OK;
     }
     uint32_t so[VM_CALL_FAST_PARAMS], dd[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS], hw = 0;
+    int all4 = 1;
     for (uint32_t k = 0; k < np; k++) {
         so[k] = x[3 + 3 * k];
         sz[k] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
         dd[k] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
         if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+        all4 &= sz[k] == 4;
     }
     const uint32_t *live = &M->call_save_list[M->call_save[pc]];
     const uint32_t ns = live[0], need = ns + 3, off = x[2];
     const uint64_t lsize = L->cfg.local_size, fend = (uint64_t)f->frame_size;
-    uint64_t *R = w->R, *rfp = R + M->slot_fp;
+    uint64_t *R = w->R, *rfp = R + M->slot_fp, top = 0;   /* top: the highest new frame pointer */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
         uint64_t fp = rfp[l], nfp = fp + off;
         if (s->depth >= VM_MAX_CALL_DEPTH || nfp + fend > lsize) {
+            if (np && top) local_wrote(w, top + hw);
             *fl = l;
             return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
                            f->name, s->depth, L->cfg.local_size);
         }
-        if (s->cap - s->n < need && stack_reserve(s, need)) { *fl = l; return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory"); }
+        if (s->cap - s->n < need && stack_reserve(s, need)) {
+            if (np && top) local_wrote(w, top + hw);
+            *fl = l;
+            return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+        }
         uint64_t *v = s->v + s->n;
         for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
         v[ns] = pc;
@@ -817,10 +837,11 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         s->n += need;
         s->depth++;
         uint8_t *lm = w->local + (uint64_t)l * lsize;
-        for (uint32_t k = 0; k < np; k++) frame_copy(lm + nfp + dd[k], lm + fp + so[k], sz[k]);
-        if (np) local_wrote(w, nfp + hw);
+        frame_copies(lm + nfp, lm + fp, np, dd, so, sz, all4);
+        top = nfp > top ? nfp : top;
         rfp[l] = nfp;
     }
+    if (np) local_wrote(w, top + hw);
     return VM_OK;
 }
 
@@ -882,6 +903,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
     uint64_t *R = w->R, *rfp = R + M->slot_fp;
     const uint64_t lsize = L->cfg.local_size;
     uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
+    int all4 = 1;
     uint64_t cfidx = UINT64_MAX;
     const uint32_t *live = NULL;
     uint32_t dd[VM_CALL_FAST_PARAMS], so[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS];
@@ -901,20 +923,21 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
                 ccpc = UINT32_MAX;
                 continue;
             }
-            ccpc = cpc; cfidx = fidx; nr = x[1]; hw = 0;
+            ccpc = cpc; cfidx = fidx; nr = x[1]; hw = 0; all4 = 1;
             for (uint32_t k = 0; k < nr; k++) {
                 uint32_t j = x[0] + k;
                 dd[k] = x[3 + 3 * j];
                 sz[k] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
                 so[k] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
                 if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
+                all4 &= sz[k] == 4;
             }
             live = &M->call_save_list[M->call_save[cpc]];
         }
         s->n -= 3;
         uint64_t cfp = rfp[l];
         uint8_t *lm = w->local + (uint64_t)l * lsize;
-        for (uint32_t k = 0; k < nr; k++) frame_copy(lm + fp + dd[k], lm + cfp + so[k], sz[k]);
+        frame_copies(lm + fp, lm + cfp, nr, dd, so, sz, all4);
         if (nr) local_wrote(w, fp + hw);
         s->n -= live[0];
         const uint64_t *v = s->v + s->n;
