@@ -225,7 +225,8 @@ typedef struct bc_module {
     int nlabels;
     uint8_t *maybe_uninit;       /* per slot: a thread may read it before writing it (vm/flow.c), or NULL */
     uint32_t *call_save;         /* per pc of a call: index in call_save_list (vm/flow.c), or NULL */
-    uint32_t *call_save_list;    /* [count, slot...]: the caller's registers a call saves */
+    uint32_t *call_save_list;    /* [count, slot..., plan...]: the caller's registers a call saves,
+                                  * then its .param copy plan (BC_CALL_PLAN_*) */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -236,6 +237,20 @@ void bc_module_free(bc_module *m);
 /* flow.c: per slot, whether a thread may read the register before writing
  * it (conservative); malloc'd, NULL when out of memory. */
 uint8_t *bc_flow_maybe_uninit(const bc_module *m);
+/* A call's .param copy plan, after its saved registers in call_save_list:
+ * [0] 1 when planned (a direct call whose counts match the callee's, at
+ * most BC_CALL_PLAN_MAX of each; else the plan is that one word), then the
+ * argument count, the end of the highest argument in the callee's frame,
+ * whether every argument copy is 4 bytes, the same three for the results,
+ * the caller's frame size (the callee's frame pointer minus the caller's)
+ * and the callee's frame size; then per argument (source offset in the
+ * caller's frame, destination in the callee's, bytes), and per result
+ * (source in the callee's frame, destination in the caller's, bytes). */
+enum {
+    BC_CALL_PLAN_MAX = 8,
+    BC_CALL_PLAN_NP = 1, BC_CALL_PLAN_HWP, BC_CALL_PLAN_ALL4P, BC_CALL_PLAN_NR, BC_CALL_PLAN_HWR,
+    BC_CALL_PLAN_ALL4R, BC_CALL_PLAN_OFF, BC_CALL_PLAN_FEND, BC_CALL_PLAN_COPIES
+};
 /* flow.c: fills call_save and call_save_list; -1 (both NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);
 

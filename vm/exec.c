@@ -768,32 +768,30 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     return VM_OK;
 }
 
-#define VM_CALL_FAST_PARAMS 8
-
-/* The .param copies of one lane's call or return: n values from s + so[k]
- * to d + dd[k], sz[k] bytes each; all4 when every sz[k] is 4 (the usual
- * int and float arguments: one 32-bit move each, no size test). */
-static inline void frame_copies(uint8_t *d, const uint8_t *s, uint32_t n, const uint32_t *dd, const uint32_t *so,
-                                const uint32_t *sz, int all4)
+/* The .param copies of one lane's call or return: n values, triple k of t
+ * (source offset from s, destination offset from d, bytes); all4 when
+ * every copy is 4 bytes (the usual int and float values: one 32-bit move
+ * each, no size test). */
+static inline void frame_copies(uint8_t *d, const uint8_t *s, uint32_t n, const uint32_t *t, int all4)
 {
     if (all4) {
-        for (uint32_t k = 0; k < n; k++) { uint32_t v; memcpy(&v, s + so[k], 4); memcpy(d + dd[k], &v, 4); }
+        for (uint32_t k = 0; k < n; k++, t += 3) { uint32_t v; memcpy(&v, s + t[0], 4); memcpy(d + t[1], &v, 4); }
     } else {
-        for (uint32_t k = 0; k < n; k++) frame_copy(d + dd[k], s + so[k], sz[k]);
+        for (uint32_t k = 0; k < n; k++, t += 3) frame_copy(d + t[1], s + t[0], t[2]);
     }
 }
 
 /* call_enter for each lane of m in turn (a direct call of fidx at pc), with
- * what depends only on the call site looked up once: the same effects, and
- * the same failure at the same lane (*fl), as calling call_enter per lane. */
+ * what depends only on the call site planned at compile time (the copy plan
+ * after the saved registers, bc.h): the same effects, and the same failure
+ * at the same lane (*fl), as calling call_enter per lane. */
 static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t m, uint32_t pc, const bc_insn *I,
                                   int fidx, int *fl)
 {
     const bc_module *M = L->m;
-    const bc_func *f = &M->funcs[fidx];
-    const uint32_t *x = &M->extra[I->x];
-    const uint32_t np = x[0];
-    if (L->frames_full || np > VM_CALL_FAST_PARAMS || np != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets) {
+    const uint32_t *live = L->frames_full ? NULL : &M->call_save_list[M->call_save[pc]];
+    const uint32_t *plan = live ? live + 1 + live[0] : NULL;
+    if (!plan || !plan[0]) {
         for (uint32_t mm = m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             vm_status st = call_enter(L, cta, w, l, pc, I, fidx);
@@ -801,18 +799,11 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         }
         return VM_OK;
     }
-    uint32_t so[VM_CALL_FAST_PARAMS], dd[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS], hw = 0;
-    int all4 = 1;
-    for (uint32_t k = 0; k < np; k++) {
-        so[k] = x[3 + 3 * k];
-        sz[k] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
-        dd[k] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
-        if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
-        all4 &= sz[k] == 4;
-    }
-    const uint32_t *live = &M->call_save_list[M->call_save[pc]];
-    const uint32_t ns = live[0], need = ns + 3, off = x[2];
-    const uint64_t lsize = L->cfg.local_size, fend = (uint64_t)f->frame_size;
+    const uint32_t np = plan[BC_CALL_PLAN_NP], hw = plan[BC_CALL_PLAN_HWP], off = plan[BC_CALL_PLAN_OFF];
+    const uint32_t *cp = plan + BC_CALL_PLAN_COPIES;
+    const int all4 = (int)plan[BC_CALL_PLAN_ALL4P];
+    const uint32_t ns = live[0], need = ns + 3;
+    const uint64_t lsize = L->cfg.local_size, fend = plan[BC_CALL_PLAN_FEND];
     uint64_t *R = w->R, *rfp = R + M->slot_fp, top = 0;   /* top: the highest new frame pointer */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
@@ -822,7 +813,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
             if (np && top) local_wrote(w, top + hw);
             *fl = l;
             return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
-                           f->name, s->depth, L->cfg.local_size);
+                           M->funcs[fidx].name, s->depth, L->cfg.local_size);
         }
         if (s->cap - s->n < need && stack_reserve(s, need)) {
             if (np && top) local_wrote(w, top + hw);
@@ -837,11 +828,11 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         s->n += need;
         s->depth++;
         uint8_t *lm = w->local + (uint64_t)l * lsize;
-        frame_copies(lm + nfp, lm + fp, np, dd, so, sz, all4);
+        frame_copies(lm + nfp, lm + fp, np, cp, all4);
         top = nfp > top ? nfp : top;
         rfp[l] = nfp;
     }
-    if (np) local_wrote(w, top + hw);
+    if (np && top) local_wrote(w, top + hw);
     return VM_OK;
 }
 
@@ -885,7 +876,8 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
 
 /* call_return for each lane of m: the lanes that have no caller are
  * returned (they exit); the others get their return pc.  What depends only
- * on the call site and callee is looked up once per run of lanes that
+ * on the call site and callee (the call's copy plan, or for an indirect
+ * call the same worked out here) is looked up once per run of lanes that
  * returns to the same call (usually the whole group): the same effects as
  * call_return per lane. */
 static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
@@ -905,8 +897,8 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
     uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
     int all4 = 1;
     uint64_t cfidx = UINT64_MAX;
-    const uint32_t *live = NULL;
-    uint32_t dd[VM_CALL_FAST_PARAMS], so[VM_CALL_FAST_PARAMS], sz[VM_CALL_FAST_PARAMS];
+    const uint32_t *live = NULL, *cp = NULL;
+    uint32_t own[3 * BC_CALL_PLAN_MAX];   /* an indirect call's copies */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
@@ -914,30 +906,38 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         uint64_t fidx = s->v[s->n - 1], fp = s->v[s->n - 2];
         uint32_t cpc = (uint32_t)s->v[s->n - 3];
         if (cpc != ccpc || fidx != cfidx) {
-            const bc_func *f = &M->funcs[fidx];
-            const uint32_t *x = &M->extra[L->code[cpc].x];
-            if (x[1] > VM_CALL_FAST_PARAMS) {      /* many results: the general path */
-                uint32_t np;
-                call_return(L, w, l, &np);
-                w->pc[l] = np;
-                ccpc = UINT32_MAX;
-                continue;
-            }
-            ccpc = cpc; cfidx = fidx; nr = x[1]; hw = 0; all4 = 1;
-            for (uint32_t k = 0; k < nr; k++) {
-                uint32_t j = x[0] + k;
-                dd[k] = x[3 + 3 * j];
-                sz[k] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
-                so[k] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
-                if (dd[k] + sz[k] > hw) hw = dd[k] + sz[k];
-                all4 &= sz[k] == 4;
-            }
             live = &M->call_save_list[M->call_save[cpc]];
+            const uint32_t *plan = live + 1 + live[0];
+            if (plan[0]) {                 /* a direct call: fidx is its callee */
+                nr = plan[BC_CALL_PLAN_NR]; hw = plan[BC_CALL_PLAN_HWR]; all4 = (int)plan[BC_CALL_PLAN_ALL4R];
+                cp = plan + BC_CALL_PLAN_COPIES + 3 * plan[BC_CALL_PLAN_NP];
+            } else {
+                const bc_func *f = &M->funcs[fidx];
+                const uint32_t *x = &M->extra[L->code[cpc].x];
+                if (x[1] > BC_CALL_PLAN_MAX) {    /* many results: the general path */
+                    uint32_t np;
+                    call_return(L, w, l, &np);
+                    w->pc[l] = np;
+                    ccpc = UINT32_MAX;
+                    continue;
+                }
+                nr = x[1]; hw = 0; all4 = 1;
+                for (uint32_t k = 0; k < nr; k++) {
+                    uint32_t j = x[0] + k, *t = own + 3 * k;
+                    t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+                    t[1] = x[3 + 3 * j];
+                    t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
+                    if (t[1] + t[2] > hw) hw = t[1] + t[2];
+                    all4 &= t[2] == 4;
+                }
+                cp = own;
+            }
+            ccpc = cpc; cfidx = fidx;
         }
         s->n -= 3;
         uint64_t cfp = rfp[l];
         uint8_t *lm = w->local + (uint64_t)l * lsize;
-        frame_copies(lm + fp, lm + cfp, nr, dd, so, sz, all4);
+        frame_copies(lm + fp, lm + cfp, nr, cp, all4);
         if (nr) local_wrote(w, fp + hw);
         s->n -= live[0];
         const uint64_t *v = s->v + s->n;

@@ -319,6 +319,43 @@ typedef struct save_ctx {
     int oom;
 } save_ctx;
 
+/* The .param copy plan of a call at I (BC_CALL_PLAN_* in bc.h) into out;
+ * returns its length.  Only a direct call whose argument and result counts
+ * match its callee's, at most BC_CALL_PLAN_MAX of each, gets one (else
+ * [0]: the VM works the copies out per call, and reports a mismatch). */
+static uint32_t call_plan(const bc_module *m, const bc_insn *I, uint32_t *out)
+{
+    out[0] = 0;
+    if (I->op != OP_CALL || I->imm < 0 || I->imm >= m->nfuncs || I->x + 3 > m->nextra) return 1;
+    const bc_func *f = &m->funcs[I->imm];
+    const uint32_t *x = &m->extra[I->x];
+    uint32_t np = x[0], nr = x[1];
+    if (np != (uint32_t)f->nparams || nr != (uint32_t)f->nrets || np > BC_CALL_PLAN_MAX || nr > BC_CALL_PLAN_MAX ||
+        I->x + 3 + 3 * (uint64_t)(np + nr) > m->nextra)
+        return 1;
+    uint32_t *t = out + BC_CALL_PLAN_COPIES, hwp = 0, hwr = 0, all4p = 1, all4r = 1;
+    for (uint32_t k = 0; k < np; k++, t += 3) {      /* caller's frame -> callee's */
+        t[0] = x[3 + 3 * k];
+        t[1] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
+        t[2] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
+        if (t[1] + t[2] > hwp) hwp = t[1] + t[2];
+        all4p &= t[2] == 4;
+    }
+    for (uint32_t k = 0; k < nr; k++, t += 3) {      /* callee's frame -> caller's */
+        uint32_t j = np + k;
+        t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+        t[1] = x[3 + 3 * j];
+        t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
+        if (t[1] + t[2] > hwr) hwr = t[1] + t[2];
+        all4r &= t[2] == 4;
+    }
+    out[0] = 1;
+    out[BC_CALL_PLAN_NP] = np; out[BC_CALL_PLAN_HWP] = hwp; out[BC_CALL_PLAN_ALL4P] = all4p;
+    out[BC_CALL_PLAN_NR] = nr; out[BC_CALL_PLAN_HWR] = hwr; out[BC_CALL_PLAN_ALL4R] = all4r;
+    out[BC_CALL_PLAN_OFF] = x[2]; out[BC_CALL_PLAN_FEND] = (uint32_t)f->frame_size;
+    return BC_CALL_PLAN_COPIES + 3 * (np + nr);
+}
+
 static void record_call(void *ctx, uint32_t pc, const uint64_t *live)
 {
     save_ctx *S = ctx;
@@ -327,10 +364,11 @@ static void record_call(void *ctx, uint32_t pc, const uint64_t *live)
     int reenter = !S->f->is_entry &&
                   (S->reenter_any || I->op == OP_CALLI || I->imm < 0 || I->imm >= S->m->nfuncs ||
                    S->reach[(size_t)I->imm * S->m->nfuncs + S->fidx]);
-    uint32_t cnt = 0;
+    uint32_t cnt = 0, plan[BC_CALL_PLAN_COPIES + 6 * BC_CALL_PLAN_MAX];
+    uint32_t np = call_plan(S->m, I, plan);
     if (reenter) for (uint32_t k = 0; k < S->f->nslots; k++) cnt += BIT_GET(live, k);
-    if (S->n + cnt + 1 > S->cap) {
-        size_t nc = (S->cap + cnt + 1) * 2;
+    if (S->n + cnt + 1 + np > S->cap) {
+        size_t nc = (S->cap + cnt + 1 + np) * 2;
         uint32_t *nl = realloc(S->list, nc * sizeof *nl);
         if (!nl) { S->oom = 1; return; }
         S->list = nl;
@@ -341,6 +379,8 @@ static void record_call(void *ctx, uint32_t pc, const uint64_t *live)
     if (reenter)
         for (uint32_t k = 0; k < S->f->nslots; k++)
             if (BIT_GET(live, k)) S->list[S->n++] = S->f->slot_base + k;
+    memcpy(S->list + S->n, plan, np * sizeof *plan);
+    S->n += np;
 }
 
 /* reach[c * nf + f]: function f may run while a call of c is in progress
