@@ -775,7 +775,13 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
 static inline void frame_copies(uint8_t *d, const uint8_t *s, uint32_t n, const uint32_t *t, int all4)
 {
     if (all4) {
-        for (uint32_t k = 0; k < n; k++, t += 3) { uint32_t v; memcpy(&v, s + t[0], 4); memcpy(d + t[1], &v, 4); }
+        uint32_t v, k = 0;
+        if (n & 1) { memcpy(&v, s + t[0], 4); memcpy(d + t[1], &v, 4); k = 1; t += 3; }
+        for (; k < n; k += 2, t += 6) {   /* two at a time: the second load before the first store */
+            uint32_t v2;
+            memcpy(&v, s + t[0], 4); memcpy(&v2, s + t[3], 4);
+            memcpy(d + t[1], &v, 4); memcpy(d + t[4], &v2, 4);
+        }
     } else {
         for (uint32_t k = 0; k < n; k++, t += 3) frame_copy(d + t[1], s + t[0], t[2]);
     }
