@@ -880,6 +880,28 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
     return 0;
 }
 
+/* The result copies of a return from fidx to a call (an indirect one: no
+ * plan) whose operands are at extra[x]: the plan's triples into t, their
+ * count, end and all-4-bytes flag; 0 when there are more than
+ * BC_CALL_PLAN_MAX (call_return's general path). */
+static __attribute__((noinline)) int ret_plan(const bc_module *M, uint32_t xi, int fidx, uint32_t *t, uint32_t *nr,
+                                              uint32_t *hw, int *all4)
+{
+    const bc_func *f = &M->funcs[fidx];
+    const uint32_t *x = &M->extra[xi];
+    if (x[1] > BC_CALL_PLAN_MAX) return 0;
+    *nr = x[1]; *hw = 0; *all4 = 1;
+    for (uint32_t k = 0; k < x[1]; k++, t += 3) {
+        uint32_t j = x[0] + k;
+        t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
+        t[1] = x[3 + 3 * j];
+        t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
+        if (t[1] + t[2] > *hw) *hw = t[1] + t[2];
+        *all4 &= t[2] == 4;
+    }
+    return 1;
+}
+
 /* call_return for each lane of m: the lanes that have no caller are
  * returned (they exit); the others get their return pc.  What depends only
  * on the call site and callee (the call's copy plan, or for an indirect
@@ -918,23 +940,12 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
                 nr = plan[BC_CALL_PLAN_NR]; hw = plan[BC_CALL_PLAN_HWR]; all4 = (int)plan[BC_CALL_PLAN_ALL4R];
                 cp = plan + BC_CALL_PLAN_COPIES + 3 * plan[BC_CALL_PLAN_NP];
             } else {
-                const bc_func *f = &M->funcs[fidx];
-                const uint32_t *x = &M->extra[L->code[cpc].x];
-                if (x[1] > BC_CALL_PLAN_MAX) {    /* many results: the general path */
+                if (!ret_plan(M, L->code[cpc].x, (int)fidx, own, &nr, &hw, &all4)) {   /* many results */
                     uint32_t np;
                     call_return(L, w, l, &np);
                     w->pc[l] = np;
                     ccpc = UINT32_MAX;
                     continue;
-                }
-                nr = x[1]; hw = 0; all4 = 1;
-                for (uint32_t k = 0; k < nr; k++) {
-                    uint32_t j = x[0] + k, *t = own + 3 * k;
-                    t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
-                    t[1] = x[3 + 3 * j];
-                    t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
-                    if (t[1] + t[2] > hw) hw = t[1] + t[2];
-                    all4 &= t[2] == 4;
                 }
                 cp = own;
             }
