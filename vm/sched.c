@@ -181,6 +181,29 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     return g;
 }
 
+/* The ready lanes at pc p, 8 lanes per compare (no branch per lane). */
+__attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, uint32_t ready, uint32_t p)
+{
+    const __m256i pv = _mm256_set1_epi32((int)p);
+    uint32_t g = 0;
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+        __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), pv);
+        g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) << (8 * k);
+    }
+    return g & ready;
+}
+
+/* mark_run's store of tick t for the lanes of g, 4 lanes per masked store
+ * (no branch per lane: the loop's exit was mispredicted for every group size). */
+__attribute__((target("avx2"))) static void mark_lanes_avx2(uint64_t *lastrun, uint32_t g, uint64_t t)
+{
+    const __m256i bits = _mm256_setr_epi64x(1, 2, 4, 8), tv = _mm256_set1_epi64x((long long)t);
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+        __m256i b = _mm256_and_si256(_mm256_set1_epi64x((long long)(g >> (4 * k))), bits);
+        _mm256_maskstore_epi64((long long *)(lastrun + 4 * k), _mm256_cmpeq_epi64(b, bits), tv);
+    }
+}
+
 static int cpu_avx2(void)
 {
     static int v = -1;                 /* threads may race to set it, to the same value */
@@ -217,10 +240,7 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
             if (w->pc[oldest] != best) {
                 *pc = w->pc[oldest];
                 *stop = 0;
-                g = 0;
-                for (uint32_t mm = ready; mm; mm &= mm - 1)
-                    if (w->pc[__builtin_ctz(mm)] == *pc) g |= 1u << __builtin_ctz(mm);
-                return g;
+                return lanes_at_avx2(w, ready, *pc);
             }
         }
         *pc = best;
@@ -264,6 +284,9 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
 static inline void mark_run(vm_warp *w, uint32_t g)
 {
     uint64_t t = ++w->tick;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (g != 0xffffffffu && (g & (g - 1)) && cpu_avx2()) { mark_lanes_avx2(w->lastrun, g, t); return; }
+#endif
     if (g == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) w->lastrun[l] = t;
     else for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = t;
 }
