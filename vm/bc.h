@@ -227,6 +227,7 @@ typedef struct bc_module {
     uint32_t *call_save;         /* per pc of a call: index in call_save_list (vm/flow.c), or NULL */
     uint32_t *call_save_list;    /* [count, slot..., plan...]: the caller's registers a call saves,
                                   * then its .param copy plan (BC_CALL_PLAN_*) */
+    uint32_t *call_plan;         /* per pc of a call: index of its plan in call_save_list (with call_save) */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -251,7 +252,7 @@ enum {
     BC_CALL_PLAN_NP = 1, BC_CALL_PLAN_HWP, BC_CALL_PLAN_ALL4P, BC_CALL_PLAN_NR, BC_CALL_PLAN_HWR,
     BC_CALL_PLAN_ALL4R, BC_CALL_PLAN_OFF, BC_CALL_PLAN_FEND, BC_CALL_PLAN_COPIES
 };
-/* flow.c: fills call_save and call_save_list; -1 (both NULL) when out of memory. */
+/* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);
 
 /* Looks a function up by name; -1 if absent. */

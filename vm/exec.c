@@ -795,9 +795,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
                                   int fidx, int *fl)
 {
     const bc_module *M = L->m;
-    const uint32_t *live = L->frames_full ? NULL : &M->call_save_list[M->call_save[pc]];
-    const uint32_t *plan = live ? live + 1 + live[0] : NULL;
-    if (!plan || !plan[0]) {
+    if (L->frames_full || !M->call_save_list[M->call_plan[pc]]) {
         for (uint32_t mm = m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             vm_status st = call_enter(L, cta, w, l, pc, I, fidx);
@@ -805,6 +803,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         }
         return VM_OK;
     }
+    const uint32_t *live = &M->call_save_list[M->call_save[pc]], *plan = &M->call_save_list[M->call_plan[pc]];
     const uint32_t np = plan[BC_CALL_PLAN_NP], hw = plan[BC_CALL_PLAN_HWP], off = plan[BC_CALL_PLAN_OFF];
     const uint32_t *cp = plan + BC_CALL_PLAN_COPIES;
     const int all4 = (int)plan[BC_CALL_PLAN_ALL4P];
@@ -935,7 +934,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         uint32_t cpc = (uint32_t)s->v[s->n - 3];
         if (cpc != ccpc || fidx != cfidx) {
             live = &M->call_save_list[M->call_save[cpc]];
-            const uint32_t *plan = live + 1 + live[0];
+            const uint32_t *plan = &M->call_save_list[M->call_plan[cpc]];
             if (plan[0]) {                 /* a direct call: fidx is its callee */
                 nr = plan[BC_CALL_PLAN_NR]; hw = plan[BC_CALL_PLAN_HWR]; all4 = (int)plan[BC_CALL_PLAN_ALL4R];
                 cp = plan + BC_CALL_PLAN_COPIES + 3 * plan[BC_CALL_PLAN_NP];

@@ -379,6 +379,7 @@ static void record_call(void *ctx, uint32_t pc, const uint64_t *live)
     if (reenter)
         for (uint32_t k = 0; k < S->f->nslots; k++)
             if (BIT_GET(live, k)) S->list[S->n++] = S->f->slot_base + k;
+    S->m->call_plan[pc] = (uint32_t)S->n;
     memcpy(S->list + S->n, plan, np * sizeof *plan);
     S->n += np;
 }
@@ -409,10 +410,15 @@ static uint8_t *call_reach(const bc_module *m)
 int bc_flow_call_saves(bc_module *m)
 {
     m->call_save = malloc(((size_t)m->ncode + 1) * sizeof *m->call_save);
+    m->call_plan = malloc(((size_t)m->ncode + 1) * sizeof *m->call_plan);
     uint8_t *reach = m->nfuncs <= FLOW_MAX_FUNCS ? call_reach(m) : NULL;
     save_ctx S = { m, NULL, 0, reach, 0, NULL, 0, 0, 0 };
-    if (!m->call_save) { free(reach); return -1; }
-    for (uint32_t pc = 0; pc < m->ncode; pc++) m->call_save[pc] = UINT32_MAX;
+    if (!m->call_save || !m->call_plan) {
+        free(reach); free(m->call_save); free(m->call_plan);
+        m->call_save = m->call_plan = NULL;
+        return -1;
+    }
+    for (uint32_t pc = 0; pc < m->ncode; pc++) m->call_save[pc] = m->call_plan[pc] = UINT32_MAX;
     for (int i = 0; i < m->nfuncs && !S.oom; i++) {
         const bc_func *f = &m->funcs[i];
         if (f->kind != BC_FN_DEFINED || f->pc_end == f->pc_begin) continue;
@@ -448,7 +454,7 @@ int bc_flow_call_saves(bc_module *m)
         free(F.leader); free(F.block); free(F.start); free(F.in);
     }
     free(reach);
-    if (S.oom) { free(S.list); free(m->call_save); m->call_save = NULL; return -1; }
+    if (S.oom) { free(S.list); free(m->call_save); free(m->call_plan); m->call_save = m->call_plan = NULL; return -1; }
     m->call_save_list = S.list;
     return 0;
 }
