@@ -181,15 +181,29 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     return g;
 }
 
-/* The ready lanes at pc p, 8 lanes per compare (no branch per lane). */
-__attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, uint32_t ready, uint32_t p)
+/* The ready lanes at pc p, and in *next the lowest pc of a ready lane above
+ * p (UINT32_MAX: none), 8 lanes per operation (no branch per lane). */
+__attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, uint32_t ready, uint32_t p,
+                                                              uint32_t *next)
 {
-    const __m256i pv = _mm256_set1_epi32((int)p);
+    const __m256i pv = _mm256_set1_epi32((int)p), ones = _mm256_set1_epi32(-1);
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128), flip = _mm256_set1_epi32(INT32_MIN);
+    __m256i mn = ones;
     uint32_t g = 0;
     _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
-        __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), pv);
+        __m256i pc = _mm256_loadu_si256((const __m256i *)(w->pc + 8 * k));
+        __m256i r = _mm256_set1_epi32((int)(ready >> (8 * k)));
+        __m256i rdy = _mm256_cmpeq_epi32(_mm256_and_si256(r, bit), bit);
+        __m256i eq = _mm256_cmpeq_epi32(pc, pv);
         g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) << (8 * k);
+        /* pc > p, unsigned: a signed compare of both with the top bit flipped */
+        __m256i above = _mm256_cmpgt_epi32(_mm256_xor_si256(pc, flip), _mm256_xor_si256(pv, flip));
+        mn = _mm256_min_epu32(mn, _mm256_or_si256(pc, _mm256_andnot_si256(_mm256_and_si256(rdy, above), ones)));
     }
+    __m256i t = _mm256_min_epu32(mn, _mm256_permute2x128_si256(mn, mn, 1));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0x4e));
+    t = _mm256_min_epu32(t, _mm256_shuffle_epi32(t, 0xb1));
+    *next = (uint32_t)_mm256_cvtsi256_si32(t);
     return g & ready;
 }
 
@@ -239,8 +253,7 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
                 if (w->lastrun[__builtin_ctz(mm)] < w->lastrun[oldest]) oldest = __builtin_ctz(mm);
             if (w->pc[oldest] != best) {
                 *pc = w->pc[oldest];
-                *stop = 0;
-                return lanes_at_avx2(w, ready, *pc);
+                return lanes_at_avx2(w, ready, *pc, stop);
             }
         }
         *pc = best;
