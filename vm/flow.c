@@ -201,26 +201,40 @@ static int analyse(flow_fn *F, uint8_t *uninit)
     return 0;
 }
 
+/* Sets up F for function f: its basic blocks (leaders, the block of each
+ * pc, the start of each block) and room for one bit set per block.  Returns
+ * 0 when out of host memory or past FLOW_MAX_WORDS (F is then still safe to
+ * free with flow_free). */
+static int flow_blocks(flow_fn *F, const bc_module *m, const bc_func *f)
+{
+    *F = (flow_fn){ m, f, (f->nslots + 63) / 64, f->pc_end - f->pc_begin, NULL, NULL, NULL, 0, NULL };
+    uint32_t nw = F->nw ? F->nw : 1;
+    F->leader = calloc(F->n, 1);
+    F->block = malloc(F->n * sizeof *F->block);
+    F->start = malloc(F->n * sizeof *F->start);
+    if (!F->leader || !F->block || !F->start) return 0;
+    mark_leaders(F);
+    for (uint32_t k = 0; k < F->n; k++) {
+        if (F->leader[k]) F->start[F->nblocks++] = k;
+        F->block[k] = F->nblocks - 1;
+    }
+    return (uint64_t)F->nblocks * nw <= FLOW_MAX_WORDS && (F->in = malloc((size_t)F->nblocks * nw * sizeof *F->in));
+}
+
+static void flow_free(flow_fn *F)
+{
+    free(F->leader); free(F->block); free(F->start); free(F->in);
+}
+
 /* Marks the function's registers it may read unwritten; every one when the
  * analysis cannot run. */
 static void flow_func(const bc_module *m, const bc_func *f, uint8_t *uninit)
 {
-    flow_fn F = { m, f, (f->nslots + 63) / 64, f->pc_end - f->pc_begin, NULL, NULL, NULL, 0, NULL };
-    if (!F.n || !f->nslots) return;
-    F.leader = calloc(F.n, 1);
-    F.block = malloc(F.n * sizeof *F.block);
-    F.start = malloc(F.n * sizeof *F.start);
-    int ok = F.leader && F.block && F.start;
-    if (ok) {
-        mark_leaders(&F);
-        for (uint32_t i = 0; i < F.n; i++) {
-            if (F.leader[i]) F.start[F.nblocks++] = i;
-            F.block[i] = F.nblocks - 1;
-        }
-        ok = (uint64_t)F.nblocks * F.nw <= FLOW_MAX_WORDS && (F.in = malloc((size_t)F.nblocks * F.nw * sizeof *F.in));
-    }
+    flow_fn F;
+    if (f->pc_end == f->pc_begin || !f->nslots) return;
+    int ok = flow_blocks(&F, m, f);
     if (!ok || analyse(&F, uninit)) memset(uninit + f->slot_base, 1, f->nslots);
-    free(F.leader); free(F.block); free(F.start); free(F.in);
+    flow_free(&F);
 }
 
 uint8_t *bc_flow_maybe_uninit(const bc_module *m)
@@ -422,23 +436,11 @@ int bc_flow_call_saves(bc_module *m)
     for (int i = 0; i < m->nfuncs && !S.oom; i++) {
         const bc_func *f = &m->funcs[i];
         if (f->kind != BC_FN_DEFINED || f->pc_end == f->pc_begin) continue;
-        flow_fn F = { m, f, (f->nslots + 63) / 64, f->pc_end - f->pc_begin, NULL, NULL, NULL, 0, NULL };
+        flow_fn F;
         S.f = f;
         S.fidx = i;
         S.reenter_any = !reach;
-        F.leader = calloc(F.n, 1);
-        F.block = malloc(F.n * sizeof *F.block);
-        F.start = malloc(F.n * sizeof *F.start);
-        int ok = F.leader && F.block && F.start;
-        if (ok) {
-            mark_leaders(&F);
-            for (uint32_t k = 0; k < F.n; k++) {
-                if (F.leader[k]) F.start[F.nblocks++] = k;
-                F.block[k] = F.nblocks - 1;
-            }
-            ok = (uint64_t)F.nblocks * (F.nw ? F.nw : 1) <= FLOW_MAX_WORDS &&
-                 (F.in = malloc((size_t)F.nblocks * (F.nw ? F.nw : 1) * sizeof *F.in));
-        }
+        int ok = flow_blocks(&F, m, f);
         if (!ok || liveness(&F, record_call, &S)) {
             /* no analysis: every register of f is saved at each of its calls */
             uint64_t *all = calloc(F.nw ? F.nw : 1, sizeof *all);
@@ -451,7 +453,7 @@ int bc_flow_call_saves(bc_module *m)
             S.reenter_any = any;
             free(all);
         }
-        free(F.leader); free(F.block); free(F.start); free(F.in);
+        flow_free(&F);
     }
     free(reach);
     if (S.oom) { free(S.list); free(m->call_save); free(m->call_plan); m->call_save = m->call_plan = NULL; return -1; }
