@@ -623,7 +623,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
     }
     L->consts = malloc((size_t)(m->nconsts ? m->nconsts : 1) * sizeof *L->consts);
     if (!L->consts) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(sh_off); free(L); return NULL; }
-    memcpy(L->consts, m->consts, m->nconsts * sizeof *L->consts);
+    if (m->nconsts) memcpy(L->consts, m->consts, m->nconsts * sizeof *L->consts);
     for (int i = 0; i < m->nconst_relocs; i++) {
         const bc_const_reloc *r = &m->const_relocs[i];
         const bc_var *v = &m->vars[r->var];
