@@ -1421,7 +1421,7 @@ uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_
 #define FP_A 4u
 #define FP_X 8u                  /* touched by more than one block */
 #define FP_OWNER 0xffffffu
-#define FP_OP_ANY 15u            /* an atomic that does not commute, or whose result is used */
+#define FP_OP_ANY CHK_ATOM_ANY   /* an atomic that does not commute, or whose result is used */
 
 static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags)
 {

@@ -72,7 +72,8 @@ void chk_mem_restore(mem_space *work, const mem_space *snap, const chk_opts *o, 
 int chk_chunks_equal(const chk_chunks *a, const chk_chunks *b, uint64_t *first);
 void chk_chunks_free(chk_chunks *c);
 
-/* Per pc: the op + 1 of atomics that commute and whose result is unused, else 15. */
+/* Per pc: the op + 1 of atomics that commute and whose result is unused, else CHK_ATOM_ANY. */
+#define CHK_ATOM_ANY 15u
 uint8_t *chk_atom_table(const bc_module *m);
 
 /* Sampling (docs/CHECKING.md, "Large launches"). */

@@ -368,18 +368,25 @@ static int adversarial_samples(const vm_config *cfg)
 }
 
 /* What the footprint cannot see: blocks in flight together (resident,
- * cooperative launches), host functions, device malloc. */
+ * cooperative launches), host functions, device malloc.  The launch's part: */
+static int blocks_run_apart(const vm_config *cfg)
+{
+    return !(cfg->builtins && cfg->builtins->extern_call) && cfg->resident <= 1;
+}
+
+/* ... and the instruction's (cooperative launches read %envreg). */
+static int insn_keeps_blocks_apart(const bc_module *bc, const bc_insn *I)
+{
+    if (I->op == OP_CALL_FFI || (I->op == OP_SREG && I->imm == BC_SR_ENVREG)) return 0;
+    return I->op != OP_CALL_BUILTIN || bc->funcs[I->imm].builtin == BC_BUILTIN_VPRINTF ||
+           bc->funcs[I->imm].builtin == BC_BUILTIN_ASSERTFAIL;
+}
+
 static int blocks_may_be_independent(const ptxemu_module *m, const vm_config *cfg)
 {
-    if ((cfg->builtins && cfg->builtins->extern_call) || cfg->resident > 1) return 0;
-    const bc_module *bc = m->bc;
-    for (uint32_t pc = 0; pc < bc->ncode; pc++) {
-        const bc_insn *I = &bc->code[pc];
-        if (I->op == OP_CALL_FFI) return 0;
-        if (I->op == OP_SREG && I->imm == BC_SR_ENVREG) return 0;
-        if (I->op == OP_CALL_BUILTIN && bc->funcs[I->imm].builtin != BC_BUILTIN_VPRINTF &&
-            bc->funcs[I->imm].builtin != BC_BUILTIN_ASSERTFAIL) return 0;
-    }
+    if (!blocks_run_apart(cfg)) return 0;
+    for (uint32_t pc = 0; pc < m->bc->ncode; pc++)
+        if (!insn_keeps_blocks_apart(m->bc, &m->bc->code[pc])) return 0;
     return 1;
 }
 
@@ -398,9 +405,10 @@ static int blocks_may_be_independent(const ptxemu_module *m, const vm_config *cf
 static int schedule_free_insn(const bc_module *bc, const bc_insn *I, const uint8_t *atoms, uint32_t pc, int *atom_op,
                               int *atom_kind)
 {
+    if (!insn_keeps_blocks_apart(bc, I)) return 0;
     switch (I->op) {
     case OP_ATOM:
-        if (atoms[pc] == 0xf || I->m1 == BC_RED_INC || I->m1 == BC_RED_DEC) return 0;
+        if (atoms[pc] == CHK_ATOM_ANY || I->m1 == BC_RED_INC || I->m1 == BC_RED_DEC) return 0;
         if (*atom_op < 0) { *atom_op = I->m1; *atom_kind = I->m2; return 1; }
         return *atom_op == I->m1 && *atom_kind == I->m2;
     case OP_LD_GLOBAL: case OP_LD_SHARED: case OP_LD_LOCAL: case OP_LD_GENERIC:
@@ -410,10 +418,8 @@ static int schedule_free_insn(const bc_module *bc, const bc_insn *I, const uint8
         return I->m1 != 1 && I->b == 0;                       /* sync or red of the whole CTA */
     case OP_SREG:
         return I->imm != BC_SR_CLOCK && I->imm != BC_SR_CLOCK64 && I->imm != BC_SR_GLOBALTIMER &&
-               I->imm != BC_SR_SMID && I->imm != BC_SR_WARPID && I->imm != BC_SR_PM0 && I->imm != BC_SR_ENVREG;
-    case OP_CALL_BUILTIN:                                     /* printf and assert only: no device malloc */
-        return bc->funcs[I->imm].builtin == BC_BUILTIN_VPRINTF || bc->funcs[I->imm].builtin == BC_BUILTIN_ASSERTFAIL;
-    case OP_CALL_FFI: case OP_ACTIVEMASK: case OP_NANOSLEEP: case OP_CP_ASYNC: case OP_CP_ASYNC_COMMIT:
+               I->imm != BC_SR_SMID && I->imm != BC_SR_WARPID && I->imm != BC_SR_PM0;
+    case OP_ACTIVEMASK: case OP_NANOSLEEP: case OP_CP_ASYNC: case OP_CP_ASYNC_COMMIT:
     case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
     case OP_MBAR_TX: case OP_MBAR_WAIT: case OP_MBAR_PENDING:
         return 0;
@@ -422,18 +428,19 @@ static int schedule_free_insn(const bc_module *bc, const bc_insn *I, const uint8
     }
 }
 
-static int schedule_free_code(const ptxemu_module *m, int kernel, const vm_config *cfg, int *atomics)
+static int schedule_free_code(const ptxemu_module *m, int kernel, const vm_config *cfg, const uint8_t *atoms,
+                              int *atomics)
 {
-    if ((cfg->builtins && cfg->builtins->extern_call) || cfg->resident > 1) return 0;
+    *atomics = 0;
+    if (!blocks_run_apart(cfg)) return 0;
     const bc_module *bc = m->bc;
-    uint8_t *atoms = chk_atom_table(bc), *reach = calloc((size_t)bc->nfuncs + 1, 1);
+    uint8_t *reach = calloc((size_t)bc->nfuncs + 1, 1);
     int ok = reach && !vm_kernel_reach(bc, kernel, reach), atom_op = -1, atom_kind = -1;
     for (int f = 0; f < bc->nfuncs && ok; f++) {
         if (!reach[f]) continue;
         for (uint32_t pc = bc->funcs[f].pc_begin; pc < bc->funcs[f].pc_end && ok; pc++)
             ok = schedule_free_insn(bc, &bc->code[pc], atoms, pc, &atom_op, &atom_kind);
     }
-    free(atoms);
     free(reach);
     *atomics = atom_op >= 0;
     return ok;
@@ -495,20 +502,17 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     X.snap = have_snap ? &snap : NULL;
     X.adv_sampled = nsched > 1 && adversarial_samples(cfg);
     pthread_mutex_init(&P.lock, NULL);
-    if (X.adv_sampled) {
-        /* adversarial schedules assume independent blocks (running only their
-         * sampled blocks) while schedule 0, taken first, finds out; if it
-         * finds them dependent, those schedules run again with every block */
-        X.atoms = chk_atom_table(m->bc);
-        X.independent = blocks_may_be_independent(m, cfg);
-    }
+    int asked = nsched > 1 && o->seed == 0 && !o->all_schedules;   /* whether the code is schedule-free */
+    if (X.adv_sampled || asked) X.atoms = chk_atom_table(m->bc);      /* the footprint's */
+    /* adversarial schedules assume independent blocks (running only their
+     * sampled blocks) while schedule 0, taken first, finds out; if it finds
+     * them dependent, those schedules run again with every block */
+    if (X.adv_sampled) X.independent = blocks_may_be_independent(m, cfg);
     /* schedule-free code: schedule 0 first, alone; the others only when it
      * did not show the launch race-free */
     int skipped = 0;
-    int asked = nsched > 1 && o->seed == 0 && !o->all_schedules;
-    X.schedule_free = asked && schedule_free_code(m, kernel, cfg, &X.sf_atomics);
+    X.schedule_free = asked && schedule_free_code(m, kernel, cfg, X.atoms, &X.sf_atomics);
     if (X.schedule_free) {
-        if (!X.atoms) X.atoms = chk_atom_table(m->bc);   /* the footprint's */
         P.ntodo = 1;
         run_all(&P, 1);
         P.ntodo = nsched;

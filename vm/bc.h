@@ -252,6 +252,13 @@ enum {
     BC_CALL_PLAN_NP = 1, BC_CALL_PLAN_HWP, BC_CALL_PLAN_ALL4P, BC_CALL_PLAN_NR, BC_CALL_PLAN_HWR,
     BC_CALL_PLAN_ALL4R, BC_CALL_PLAN_OFF, BC_CALL_PLAN_FEND, BC_CALL_PLAN_COPIES
 };
+/* flow.c: the .param copies of the call whose operands are at extra[xi], to
+ * function fidx: its arguments (results = 0; caller's frame to callee's) or
+ * its results (1; callee's to caller's), as the plan's triples into t (at
+ * most BC_CALL_PLAN_MAX of them fit a plan); returns how many, *end the
+ * highest end of a destination, *all4 whether every copy is 4 bytes. */
+uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx, int results, uint32_t *t, uint32_t *end,
+                        uint32_t *all4);
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);
 

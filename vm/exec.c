@@ -886,18 +886,10 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
 static __attribute__((noinline)) int ret_plan(const bc_module *M, uint32_t xi, int fidx, uint32_t *t, uint32_t *nr,
                                               uint32_t *hw, int *all4)
 {
-    const bc_func *f = &M->funcs[fidx];
-    const uint32_t *x = &M->extra[xi];
-    if (x[1] > BC_CALL_PLAN_MAX) return 0;
-    *nr = x[1]; *hw = 0; *all4 = 1;
-    for (uint32_t k = 0; k < x[1]; k++, t += 3) {
-        uint32_t j = x[0] + k;
-        t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
-        t[1] = x[3 + 3 * j];
-        t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
-        if (t[1] + t[2] > *hw) *hw = t[1] + t[2];
-        *all4 &= t[2] == 4;
-    }
+    if (M->extra[xi + 1] > BC_CALL_PLAN_MAX) return 0;
+    uint32_t a4;
+    *nr = bc_call_copies(M, xi, fidx, 1, t, hw, &a4);
+    *all4 = (int)a4;
     return 1;
 }
 

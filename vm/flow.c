@@ -333,6 +333,28 @@ typedef struct save_ctx {
     int oom;
 } save_ctx;
 
+uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx, int results, uint32_t *t, uint32_t *end,
+                        uint32_t *all4)
+{
+    const bc_func *f = &m->funcs[fidx];
+    const uint32_t *x = &m->extra[xi];
+    uint32_t n = results ? x[1] : x[0], first = results ? x[0] : 0;
+    *end = 0;
+    *all4 = 1;
+    for (uint32_t k = 0; k < n; k++, t += 3) {
+        const uint32_t *o = &x[3 + 3 * (first + k)];   /* caller's offset, callee's (or UINT32_MAX), bytes */
+        const bc_param *p = results ? &f->rets[k] : &f->params[k];
+        uint32_t callee = o[1] == UINT32_MAX ? (uint32_t)p->offset : o[1];
+        uint32_t bytes = o[2] > (uint32_t)p->size ? (uint32_t)p->size : o[2];
+        t[0] = results ? callee : o[0];
+        t[1] = results ? o[0] : callee;
+        t[2] = bytes;
+        if (t[1] + bytes > *end) *end = t[1] + bytes;
+        *all4 &= bytes == 4;
+    }
+    return n;
+}
+
 /* The .param copy plan of a call at I (BC_CALL_PLAN_* in bc.h) into out;
  * returns its length.  Only a direct call whose argument and result counts
  * match its callee's, at most BC_CALL_PLAN_MAX of each, gets one (else
@@ -347,22 +369,9 @@ static uint32_t call_plan(const bc_module *m, const bc_insn *I, uint32_t *out)
     if (np != (uint32_t)f->nparams || nr != (uint32_t)f->nrets || np > BC_CALL_PLAN_MAX || nr > BC_CALL_PLAN_MAX ||
         I->x + 3 + 3 * (uint64_t)(np + nr) > m->nextra)
         return 1;
-    uint32_t *t = out + BC_CALL_PLAN_COPIES, hwp = 0, hwr = 0, all4p = 1, all4r = 1;
-    for (uint32_t k = 0; k < np; k++, t += 3) {      /* caller's frame -> callee's */
-        t[0] = x[3 + 3 * k];
-        t[1] = x[4 + 3 * k] == UINT32_MAX ? (uint32_t)f->params[k].offset : x[4 + 3 * k];
-        t[2] = x[5 + 3 * k] > (uint32_t)f->params[k].size ? (uint32_t)f->params[k].size : x[5 + 3 * k];
-        if (t[1] + t[2] > hwp) hwp = t[1] + t[2];
-        all4p &= t[2] == 4;
-    }
-    for (uint32_t k = 0; k < nr; k++, t += 3) {      /* callee's frame -> caller's */
-        uint32_t j = np + k;
-        t[0] = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
-        t[1] = x[3 + 3 * j];
-        t[2] = x[5 + 3 * j] > (uint32_t)f->rets[k].size ? (uint32_t)f->rets[k].size : x[5 + 3 * j];
-        if (t[1] + t[2] > hwr) hwr = t[1] + t[2];
-        all4r &= t[2] == 4;
-    }
+    uint32_t *t = out + BC_CALL_PLAN_COPIES, hwp, hwr, all4p, all4r;
+    bc_call_copies(m, I->x, (int)I->imm, 0, t, &hwp, &all4p);
+    bc_call_copies(m, I->x, (int)I->imm, 1, t + 3 * np, &hwr, &all4r);
     out[0] = 1;
     out[BC_CALL_PLAN_NP] = np; out[BC_CALL_PLAN_HWP] = hwp; out[BC_CALL_PLAN_ALL4P] = all4p;
     out[BC_CALL_PLAN_NR] = nr; out[BC_CALL_PLAN_HWR] = hwr; out[BC_CALL_PLAN_ALL4R] = all4r;
