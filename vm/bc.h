@@ -252,13 +252,33 @@ enum {
     BC_CALL_PLAN_NP = 1, BC_CALL_PLAN_HWP, BC_CALL_PLAN_ALL4P, BC_CALL_PLAN_NR, BC_CALL_PLAN_HWR,
     BC_CALL_PLAN_ALL4R, BC_CALL_PLAN_OFF, BC_CALL_PLAN_FEND, BC_CALL_PLAN_COPIES
 };
-/* flow.c: the .param copies of the call whose operands are at extra[xi], to
+/* The .param copies of the call whose operands are at extra[xi], to
  * function fidx: its arguments (results = 0; caller's frame to callee's) or
  * its results (1; callee's to caller's), as the plan's triples into t (at
  * most BC_CALL_PLAN_MAX of them fit a plan); returns how many, *end the
  * highest end of a destination, *all4 whether every copy is 4 bytes. */
-uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx, int results, uint32_t *t, uint32_t *end,
-                        uint32_t *all4);
+static inline uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx, int results, uint32_t *t,
+                                      uint32_t *end, uint32_t *all4)
+{
+    const bc_func *f = &m->funcs[fidx];
+    const uint32_t *x = &m->extra[xi];
+    uint32_t n = results ? x[1] : x[0], first = results ? x[0] : 0;
+    *end = 0;
+    *all4 = 1;
+    for (uint32_t k = 0; k < n; k++, t += 3) {
+        const uint32_t *o = &x[3 + 3 * (first + k)];   /* caller's offset, callee's (or UINT32_MAX), bytes */
+        const bc_param *p = results ? &f->rets[k] : &f->params[k];
+        uint32_t callee = o[1] == UINT32_MAX ? (uint32_t)p->offset : o[1];
+        uint32_t bytes = o[2] > (uint32_t)p->size ? (uint32_t)p->size : o[2];
+        t[0] = results ? callee : o[0];
+        t[1] = results ? o[0] : callee;
+        t[2] = bytes;
+        if (t[1] + bytes > *end) *end = t[1] + bytes;
+        *all4 &= bytes == 4;
+    }
+    return n;
+}
+
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);
 

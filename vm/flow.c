@@ -333,28 +333,6 @@ typedef struct save_ctx {
     int oom;
 } save_ctx;
 
-uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx, int results, uint32_t *t, uint32_t *end,
-                        uint32_t *all4)
-{
-    const bc_func *f = &m->funcs[fidx];
-    const uint32_t *x = &m->extra[xi];
-    uint32_t n = results ? x[1] : x[0], first = results ? x[0] : 0;
-    *end = 0;
-    *all4 = 1;
-    for (uint32_t k = 0; k < n; k++, t += 3) {
-        const uint32_t *o = &x[3 + 3 * (first + k)];   /* caller's offset, callee's (or UINT32_MAX), bytes */
-        const bc_param *p = results ? &f->rets[k] : &f->params[k];
-        uint32_t callee = o[1] == UINT32_MAX ? (uint32_t)p->offset : o[1];
-        uint32_t bytes = o[2] > (uint32_t)p->size ? (uint32_t)p->size : o[2];
-        t[0] = results ? callee : o[0];
-        t[1] = results ? o[0] : callee;
-        t[2] = bytes;
-        if (t[1] + bytes > *end) *end = t[1] + bytes;
-        *all4 &= bytes == 4;
-    }
-    return n;
-}
-
 /* The .param copy plan of a call at I (BC_CALL_PLAN_* in bc.h) into out;
  * returns its length.  Only a direct call whose argument and result counts
  * match its callee's, at most BC_CALL_PLAN_MAX of each, gets one (else
