@@ -5,7 +5,8 @@
 #
 #   layers     tests/layers.sh: no include of or call into a layer above
 #   cli        tests/cli/run.sh: --help/help CMD, unknown options, --version, completion
-#   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results
+#   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results (vm/fp.c
+#              alone, then the exact f32/f64 forms through whole warps: tests/fp/vm_replay.py)
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200)
 #   checker    tests/check, debugger tests/debug (when present)
 #   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
@@ -39,6 +40,7 @@ suite "parser" bash tests/parser/run.sh
 suite "runtime modules" bash tests/runtime/run.sh
 suite "floating point vs H200" bash tests/fp/run.sh
 suite "vm" bash tests/vm/run.sh
+suite "vm arithmetic vs H200 (whole warps)" python3 tests/fp/vm_replay.py build/ptxemu
 suite "compiler errors" bash tests/compile/run.sh
 suite "limits and bad input" bash tests/limits/run.sh
 suite "library API" bash tests/api/run.sh

@@ -464,35 +464,64 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
 
 #if defined(__AVX2__)
 #include <immintrin.h>
-/* A whole warp's 32-bit shared-memory load, 4 lanes per AVX2 gather: 1 and
- * d[] written when every lane's offset ra[l] + imm is at most lim and
- * aligned; else 0 and nothing written (the general path decides). */
+/* A whole warp's 32-bit shared-memory load: 1 and d[] written when every
+ * lane's offset ra[l] + imm is at most lim and aligned; else 0 and nothing
+ * written (the general path decides).  The offsets are checked first (in two
+ * chains, not one); then 8 lanes side by side are one
+ * 32-byte load, 8 lanes on one word one load, and other shapes go 4 lanes at
+ * a time: side by side, one word, or an AVX2 gather. */
 static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
                                   uint64_t *d)
 {
+    enum { G = BC_WARP / 4 };                      /* groups of 4 lanes, one ymm each */
     const __m256i vimm = _mm256_set1_epi64x((long long)imm), sign = _mm256_set1_epi64x((long long)(1ull << 63));
     const __m256i vlim = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign), three = _mm256_set1_epi64x(3);
-    __m256i bad = _mm256_setzero_si256();
-    for (int k = 0; k < BC_WARP; k += 4) {
-        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(a, sign), vlim));   /* a > lim, unsigned */
-        bad = _mm256_or_si256(bad, _mm256_and_si256(a, three));
+    __m256i bad0 = _mm256_setzero_si256(), bad1 = bad0;     /* two chains, not one */
+    for (int g = 0; g < G; g += 2) {
+        __m256i a0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g)), vimm);
+        __m256i a1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g + 4)), vimm);
+        bad0 = _mm256_or_si256(bad0, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a0, sign), vlim),
+                                                     _mm256_and_si256(a0, three)));     /* a > lim, unsigned */
+        bad1 = _mm256_or_si256(bad1, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a1, sign), vlim),
+                                                     _mm256_and_si256(a1, three)));
     }
-    if (!_mm256_testz_si256(bad, bad)) return 0;
+    bad0 = _mm256_or_si256(bad0, bad1);
+    if (!_mm256_testz_si256(bad0, bad0)) return 0;
     const __m128i vdm = _mm_set1_epi32((int)dm);
-    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12);
-    for (int k = 0; k < BC_WARP; k += 4) {
-        __m256i a = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + k)), vimm);
-        __m256i rel = _mm256_sub_epi64(a, _mm256_permute4x64_epi64(a, 0));
-        __m128i v;
-        if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))     /* 4 words side by side */
-            v = _mm_loadu_si128((const __m128i *)(sh + ra[k] + imm));
-        else if (_mm256_testz_si256(rel, rel)) {                                             /* one word for all 4 */
+    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12), step8 = _mm256_setr_epi64x(16, 20, 24, 28);
+    for (int g = 0; g < G; g += 2) {
+        uint64_t o = ra[4 * g] + imm;
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(ra + 4 * g)), x1 = _mm256_loadu_si256((const __m256i *)(ra + 4 * g + 4));
+        __m256i first = _mm256_permute4x64_epi64(x0, 0);
+        __m256i r0 = _mm256_sub_epi64(x0, first), r1 = _mm256_sub_epi64(x1, first);
+        if (_mm256_testz_si256(_mm256_or_si256(_mm256_xor_si256(r0, step), _mm256_xor_si256(r1, step8)),
+                               _mm256_set1_epi64x(-1))) {                                     /* 8 words side by side */
+            __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sh + o)), _mm256_set1_epi32((int)dm));
+            _mm256_storeu_si256((__m256i *)(d + 4 * g), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+            _mm256_storeu_si256((__m256i *)(d + 4 * g + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+            continue;
+        }
+        if (_mm256_testz_si256(_mm256_or_si256(r0, r1), _mm256_set1_epi64x(-1))) {           /* one word for all 8 */
             uint32_t x;
-            memcpy(&x, sh + ra[k] + imm, 4);
-            v = _mm_set1_epi32((int)x);
-        } else v = _mm256_i64gather_epi32((const int *)sh, a, 1);
-        _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
+            memcpy(&x, sh + o, 4);
+            __m256i v = _mm256_set1_epi64x((long long)(x & dm));
+            _mm256_storeu_si256((__m256i *)(d + 4 * g), v);
+            _mm256_storeu_si256((__m256i *)(d + 4 * g + 4), v);
+            continue;
+        }
+        for (int h = g; h < g + 2; h++) {
+            __m256i ah = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * h)), vimm);
+            __m256i rel = _mm256_sub_epi64(ah, _mm256_permute4x64_epi64(ah, 0));
+            __m128i v;
+            if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))  /* 4 words side by side */
+                v = _mm_loadu_si128((const __m128i *)(sh + ra[4 * h] + imm));
+            else if (_mm256_testz_si256(rel, rel)) {                                          /* one word for all 4 */
+                uint32_t x;
+                memcpy(&x, sh + ra[4 * h] + imm, 4);
+                v = _mm_set1_epi32((int)x);
+            } else v = _mm256_i64gather_epi32((const int *)sh, ah, 1);
+            _mm256_storeu_si256((__m256i *)(d + 4 * h), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
+        }
     }
     return 1;
 }
@@ -519,6 +548,49 @@ static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
     }
 }
 #endif
+
+#if defined(__AVX2__)
+/* f32 add, sub, mul and fma (.rn, no .ftz or .sat) of a whole warp on the
+ * 64-bit slots as they are: narrow values are stored zero-extended, so 4
+ * slots are 8 floats whose odd ones are +0.  The odd results are masked off
+ * and a NaN becomes 0x7fffffff, as canon32 does: the same bits as the scalar
+ * loop, without narrowing each operand to packed floats and widening back. */
+enum { F32_ROW_ADD, F32_ROW_SUB, F32_ROW_MUL };
+static inline void f32_row_store(uint64_t *d, __m256 r)
+{
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), qnan = _mm256_set1_epi64x(0x7fffffff);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+    __m256i v = _mm256_blendv_epi8(_mm256_castps_si256(r), qnan, nan);
+    _mm256_storeu_si256((__m256i *)d, _mm256_and_si256(v, lo));
+}
+static inline __m256 f32_row_load(const uint64_t *s) { return _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)s)); }
+static inline void f32_row(int op, uint64_t *d, const uint64_t *a, const uint64_t *b)
+{
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256 x = f32_row_load(a + k), y = f32_row_load(b + k);
+        f32_row_store(d + k, op == F32_ROW_ADD ? _mm256_add_ps(x, y) : op == F32_ROW_SUB ? _mm256_sub_ps(x, y)
+                                                                      : _mm256_mul_ps(x, y));
+    }
+}
+__attribute__((target("fma"))) static void fma32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+    for (int k = 0; k < BC_WARP; k += 4)
+        f32_row_store(d + k, _mm256_fmadd_ps(f32_row_load(a + k), f32_row_load(b + k), f32_row_load(c + k)));
+}
+#endif
+
+/* Bit l set where lane l's predicate slot rg[l] is true (bit 0). */
+static inline uint32_t pred_bits(const uint64_t *rg)
+{
+    uint32_t g = 0;
+#if defined(__AVX2__)
+    for (int k = 0; k < BC_WARP; k += 4)       /* bit 0 of 4 slots to their sign bits, 4 at a time */
+        g |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(rg + k)), 63))) << k;
+#else
+    for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l;
+#endif
+    return g;
+}
 
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
@@ -1167,6 +1239,9 @@ static int cpu_has_fma(void)
 #define B RD(I->b)
 #define C RD(I->c)
 #define E RD(I->e)
+/* 32-bit results computed in 64 bits and masked: the same low word, and GCC vectorises
+ * them on the 64-bit slots directly instead of narrowing and widening every operand */
+#define M32 0xffffffffull
 #define A32 ((uint32_t)A)
 #define B32 ((uint32_t)B)
 #define C32 ((uint32_t)C)
@@ -1271,7 +1346,7 @@ next_group:
         if (I->guard != BC_NO_GUARD) {
             uint32_t g = 0;
             const uint64_t *rg = R + I->guard;
-            if (group == FULL) { for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l; }
+            if (group == FULL) g = pred_bits(rg);
             else for (uint32_t mm = group; mm; mm &= mm - 1) {
                 int l = __builtin_ctz(mm);
                 g |= (uint32_t)(rg[l] & 1) << l;
@@ -1308,10 +1383,10 @@ next_group:
             vmnext
         /* ---- integer ---- */
         vmcase(ADD_16) LANES_D(U16(A + B)); vmnext
-        vmcase(ADD_32) LANES_D((uint32_t)(A + B)); vmnext
+        vmcase(ADD_32) LANES_D((A + B) & M32); vmnext
         vmcase(ADD_64) LANES_D(A + B); vmnext
         vmcase(SUB_16) LANES_D(U16(A - B)); vmnext
-        vmcase(SUB_32) LANES_D((uint32_t)(A - B)); vmnext
+        vmcase(SUB_32) LANES_D((A - B) & M32); vmnext
         vmcase(SUB_64) LANES_D(A - B); vmnext
         vmcase(MUL_16) LANES_D(U16(A * B)); vmnext
         vmcase(MUL_32) LANES_D((uint32_t)(A * B)); vmnext
@@ -1336,7 +1411,7 @@ next_group:
         vmcase(MAD24HI_S32) LANES_D((uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
         vmcase(MAD24HI_U32) LANES_D((uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
         vmcase(MAD_16) LANES_D(U16(A * B + C)); vmnext
-        vmcase(MAD_32) LANES_D((uint32_t)(A * B + C)); vmnext
+        vmcase(MAD_32) LANES_D(((uint64_t)A32 * B32 + C) & M32); vmnext
         vmcase(MAD_64) LANES_D(A * B + C); vmnext
         vmcase(MADHI_S32) LANES_D((uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
         vmcase(MADHI_U32) LANES_D((uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
@@ -1411,7 +1486,7 @@ next_group:
         vmcase(ABS_32) LANES_D((uint32_t)(S32(A) < 0 ? -(uint32_t)A : A)); vmnext
         vmcase(ABS_64) LANES_D(S64(A) < 0 ? -A : A); vmnext
         vmcase(NEG_16) LANES_D(U16(-A)); vmnext
-        vmcase(NEG_32) LANES_D((uint32_t)(-A)); vmnext
+        vmcase(NEG_32) LANES_D(-A & M32); vmnext
         vmcase(NEG_64) LANES_D(-A); vmnext
         vmcase(ADDSAT_S32) LANES({ int64_t s = (int64_t)S32(A) + S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
         vmcase(SUBSAT_S32) LANES({ int64_t s = (int64_t)S32(A) - S32(B); D = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s); }); vmnext
@@ -1444,15 +1519,15 @@ next_group:
         vmcase(OR) LANES_D(A | B); vmnext
         vmcase(XOR) LANES_D(A ^ B); vmnext
         vmcase(NOT_16) LANES_D(U16(~A)); vmnext
-        vmcase(NOT_32) LANES_D((uint32_t)~A); vmnext
+        vmcase(NOT_32) LANES_D(~A & M32); vmnext
         vmcase(NOT_64) LANES_D(~A); vmnext
         vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
         vmcase(CNOT) LANES_D(A == 0); vmnext
         vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES_D(B32 >= 32 ? 0 : (uint32_t)(A << B32)); vmnext
+        vmcase(SHL_32) LANES_D(B32 >= 32 ? 0 : (A << B32) & M32); vmnext
         vmcase(SHL_64) LANES_D(B32 >= 64 ? 0 : A << B32); vmnext
         vmcase(SHR_U16) LANES_D(B32 >= 16 ? 0 : U16(A) >> B32); vmnext
-        vmcase(SHR_U32) LANES_D(B32 >= 32 ? 0 : A32 >> B32); vmnext
+        vmcase(SHR_U32) LANES_D(B32 >= 32 ? 0 : (A & M32) >> B32); vmnext
         vmcase(SHR_U64) LANES_D(B32 >= 64 ? 0 : A >> B32); vmnext
         vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
         vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
@@ -1540,16 +1615,25 @@ next_group:
             int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
             int na = !a; int q = I->m1 == BC_BOOL_AND ? (na & c) : I->m1 == BC_BOOL_OR ? (na | c) : (na ^ c);
             D = (uint64_t)r; if (I->flags & BC_IF_HAS_E) E = (uint64_t)q; }); vmnext
-        vmcase(SELP) LANES_D((C & 1) ? A : B); vmnext
+        vmcase(SELP) LANES_D(B ^ ((A ^ B) & -(C & 1))); vmnext   /* both read: vectorises as a blend */
         vmcase(SET_INT) LANES_D((A & 1) ? 0xffffffffu : 0); vmnext
         vmcase(SET_F32) LANES_D((A & 1) ? 0x3f800000u : 0); vmnext
         vmcase(SLCT_S) LANES_D(S32(C) >= 0 ? A : B); vmnext
         vmcase(SLCT_F) LANES_D(f32(ftz32(C32)) >= 0.0f ? A : B); vmnext
         /* ---- f32 ---- */
-        vmcase(ADD_F32) LANES_D(canon32(f32(A) + f32(B))); vmnext
-        vmcase(SUB_F32) LANES_D(canon32(f32(A) - f32(B))); vmnext
-        vmcase(MUL_F32) LANES_D(canon32(f32(A) * f32(B))); vmnext
+#if defined(__AVX2__)
+#define F32_ROW(op) if (m == FULL) { f32_row(op, R + I->d, R + I->a, R + I->b); vmnext }
+#else
+#define F32_ROW(op)
+#endif
+        vmcase(ADD_F32) F32_ROW(F32_ROW_ADD) LANES_D(canon32(f32(A) + f32(B))); vmnext
+        vmcase(SUB_F32) F32_ROW(F32_ROW_SUB) LANES_D(canon32(f32(A) - f32(B))); vmnext
+        vmcase(MUL_F32) F32_ROW(F32_ROW_MUL) LANES_D(canon32(f32(A) * f32(B))); vmnext
+#undef F32_ROW
         vmcase(FMA_F32)
+#if defined(__AVX2__)
+            if (have_fma && m == FULL) { fma32_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
+#endif
 #if defined(__x86_64__) && defined(__GNUC__)
             if (have_fma) { if (m == FULL) fma32_hw_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
