@@ -43,6 +43,33 @@ static inline uint64_t bf64(double d) { uint64_t b; memcpy(&b, &d, 8); return b;
 
 /* The GPU's f32 arithmetic returns the canonical NaN. */
 static inline uint64_t canon32(float f) { return f != f ? 0x7fffffffu : bf32(f); }
+static inline int isnan64(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+
+/* Shifts of operands already read (a ?: over R[] itself would read A only
+ * where the count is in range, which GCC does not vectorise). */
+static inline uint64_t shl32(uint64_t a, uint32_t n) { return n >= 32 ? 0 : (a << n) & 0xffffffffull; }
+static inline uint64_t shr32(uint64_t a, uint32_t n) { return n >= 32 ? 0 : (a & 0xffffffffull) >> n; }
+static inline uint64_t shl64(uint64_t a, uint32_t n) { return n >= 64 ? 0 : a << n; }
+static inline uint64_t shr64(uint64_t a, uint32_t n) { return n >= 64 ? 0 : a >> n; }
+static inline uint64_t sel(int c, uint64_t a, uint64_t b) { return c ? a : b; }
+
+/* min/max.f32 without .ftz, as fp32_min/fp32_max (vm/fp.c) compute them
+ * (one NaN: the other operand; both, or either under .NaN: the canonical
+ * NaN; -0 below +0), without branches, so the lane loop vectorises. */
+static inline uint64_t minmax32(uint32_t a, uint32_t b, int nan_mode, int ismax)
+{
+    uint32_t na = (a & 0x7fffffffu) > 0x7f800000u, nb = (b & 0x7fffffffu) > 0x7f800000u;
+    int32_t ka = (a >> 31) ? -(int32_t)(a & 0x7fffffffu) - 1 : (int32_t)a;     /* total order of non-NaNs */
+    int32_t kb = (b >> 31) ? -(int32_t)(b & 0x7fffffffu) - 1 : (int32_t)b;
+    uint32_t r = ismax ? (ka >= kb ? a : b) : (ka <= kb ? a : b);
+    r = na ? b : nb ? a : r;
+    return ((na & nb) | ((na | nb) & (nan_mode != 0))) ? 0x7fffffffu : r;
+}
+/* abs/neg.f32 without .ftz, as fp32_abs/fp32_neg: a NaN becomes the canonical one. */
+static inline uint64_t absneg32(uint32_t a, uint32_t flip, uint32_t keep)
+{
+    return (a & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : ((a & keep) ^ flip);
+}
 /* f64 NaNs keep payloads with GPU-specific operand priority: fp.c decides. */
 #define F64OP(expr, slow) ({ double r_ = (expr); r_ == r_ ? bf64(r_) : (slow); })
 
@@ -470,7 +497,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
  * chains, not one); then 8 lanes side by side are one
  * 32-byte load, 8 lanes on one word one load, and other shapes go 4 lanes at
  * a time: side by side, one word, or an AVX2 gather. */
-static inline int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
+static inline __attribute__((always_inline)) int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
                                   uint64_t *d)
 {
     enum { G = BC_WARP / 4 };                      /* groups of 4 lanes, one ymm each */
@@ -576,6 +603,40 @@ __attribute__((target("fma"))) static void fma32_row(uint64_t *d, const uint64_t
 {
     for (int k = 0; k < BC_WARP; k += 4)
         f32_row_store(d + k, _mm256_fmadd_ps(f32_row_load(a + k), f32_row_load(b + k), f32_row_load(c + k)));
+}
+/* cvt.rzi.s32.f32 of a whole warp into t[] (zero-extended): 1 when every
+ * lane is in range (not NaN, -2^31 <= x < 2^31), else 0 for the caller's
+ * per-lane path (t[] then holds 0 for those lanes). */
+static inline int f2i32_rzi_row(uint64_t *t, const uint64_t *a)
+{
+    const __m256 lo = _mm256_set1_ps(-2147483648.0f), hi = _mm256_set1_ps(2147483648.0f);
+    const __m256i low = _mm256_set1_epi64x(0xffffffff);
+    __m256i allok = _mm256_set1_epi32(-1);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256 x = f32_row_load(a + k);                  /* odd floats are +0: in range */
+        __m256i ok = _mm256_castps_si256(_mm256_and_ps(_mm256_cmp_ps(x, lo, _CMP_GE_OQ), _mm256_cmp_ps(x, hi, _CMP_LT_OQ)));
+        allok = _mm256_and_si256(allok, ok);
+        _mm256_storeu_si256((__m256i *)(t + k), _mm256_and_si256(_mm256_and_si256(_mm256_cvttps_epi32(x), ok), low));
+    }
+    return _mm256_testc_si256(allok, _mm256_set1_epi32(-1));
+}
+
+/* fma.rn.f64 of a whole warp: the FMA unit's result, vm/fp.c's for NaN lanes
+ * (the canonical NaN); d is written last, so it may be an operand. */
+__attribute__((target("fma"))) static void fma64_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+    uint64_t t[BC_WARP];
+    __m256d nan = _mm256_setzero_pd();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256d r = _mm256_fmadd_pd(_mm256_loadu_pd((const double *)(a + k)), _mm256_loadu_pd((const double *)(b + k)),
+                                    _mm256_loadu_pd((const double *)(c + k)));
+        nan = _mm256_or_pd(nan, _mm256_cmp_pd(r, r, _CMP_UNORD_Q));
+        _mm256_storeu_pd((double *)(t + k), r);
+    }
+    if (_mm256_movemask_pd(nan))
+        for (int l = 0; l < BC_WARP; l++)
+            if (isnan64(t[l])) t[l] = fp64_fma(a[l], b[l], c[l], FP_RN);
+    memcpy(d, t, sizeof t);
 }
 #endif
 
@@ -1233,6 +1294,17 @@ static int cpu_has_fma(void)
         else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
     } while (0)
 
+/* A whole warp's `fast` expression (of lane l), then `slow` for each lane
+ * whose result v_ is `bad` (a NaN, a conversion out of range): nothing in
+ * the first loop branches to a call, so it vectorises; D is written last,
+ * so `slow` still reads the operands when D is one of them. */
+#define LANES_FIX(fast, bad, slow) do { \
+        uint64_t t_[BC_WARP], any_ = 0; \
+        _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { uint64_t v_ = (fast); t_[l] = v_; any_ |= (bad); } \
+        if (any_) for (int l = 0; l < BC_WARP; l++) { uint64_t v_ = t_[l]; (void)v_; if (bad) t_[l] = (slow); } \
+        _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = t_[l]; \
+    } while (0)
+
 #define RD(s) (R + (s))[l]
 #define D RD(I->d)
 #define A RD(I->a)
@@ -1464,9 +1536,9 @@ next_group:
         vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
         vmcase(MAX_S16) LANES_D(U16(S16(A) > S16(B) ? A : B)); vmnext
         vmcase(MAX_U16) LANES_D(U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MIN_S32) LANES_D((uint32_t)(S32(A) < S32(B) ? A : B)); vmnext
+        vmcase(MIN_S32) LANES_D((uint32_t)sel(S32(A) < S32(B), A, B)); vmnext
         vmcase(MIN_U32) LANES_D(A32 < B32 ? A32 : B32); vmnext
-        vmcase(MAX_S32) LANES_D((uint32_t)(S32(A) > S32(B) ? A : B)); vmnext
+        vmcase(MAX_S32) LANES_D((uint32_t)sel(S32(A) > S32(B), A, B)); vmnext
         vmcase(MAX_U32) LANES_D(A32 > B32 ? A32 : B32); vmnext
         vmcase(MIN_S64) LANES_D(S64(A) < S64(B) ? A : B); vmnext
         vmcase(MIN_U64) LANES_D(A < B ? A : B); vmnext
@@ -1524,11 +1596,11 @@ next_group:
         vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
         vmcase(CNOT) LANES_D(A == 0); vmnext
         vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES_D(B32 >= 32 ? 0 : (A << B32) & M32); vmnext
-        vmcase(SHL_64) LANES_D(B32 >= 64 ? 0 : A << B32); vmnext
+        vmcase(SHL_32) LANES_D(shl32(A, B32)); vmnext
+        vmcase(SHL_64) LANES_D(shl64(A, B32)); vmnext
         vmcase(SHR_U16) LANES_D(B32 >= 16 ? 0 : U16(A) >> B32); vmnext
-        vmcase(SHR_U32) LANES_D(B32 >= 32 ? 0 : (A & M32) >> B32); vmnext
-        vmcase(SHR_U64) LANES_D(B32 >= 64 ? 0 : A >> B32); vmnext
+        vmcase(SHR_U32) LANES_D(shr32(A, B32)); vmnext
+        vmcase(SHR_U64) LANES_D(shr64(A, B32)); vmnext
         vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
         vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
         vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
@@ -1656,18 +1728,24 @@ next_group:
         vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
         vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
         vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
-        vmcase(MIN_F32) LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(MAX_F32) LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(ABS_F32) LANES_D(fp32_abs(A32, FTZ)); vmnext
-        vmcase(NEG_F32) LANES_D(fp32_neg(A32, FTZ)); vmnext
+        vmcase(MIN_F32) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 0)); else LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 1)); else LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(ABS_F32) if (!FTZ) LANES_D(absneg32(A32, 0, 0x7fffffffu)); else LANES_D(fp32_abs(A32, FTZ)); vmnext
+        vmcase(NEG_F32) if (!FTZ) LANES_D(absneg32(A32, 0x80000000u, 0xffffffffu)); else LANES_D(fp32_neg(A32, FTZ)); vmnext
         vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
         vmcase(TESTP_F32) LANES_D((uint64_t)testp(A, 0, I->m1)); vmnext
         vmcase(TESTP_F64) LANES_D((uint64_t)testp(A, 1, I->m1)); vmnext
         /* ---- f64 ---- */
-        vmcase(ADD_F64) LANES_D(F64OP(f64(A) + f64(B), fp64_add(A, B, FP_RN))); vmnext
-        vmcase(SUB_F64) LANES_D(F64OP(f64(A) - f64(B), fp64_sub(A, B, FP_RN))); vmnext
-        vmcase(MUL_F64) LANES_D(F64OP(f64(A) * f64(B), fp64_mul(A, B, FP_RN))); vmnext
-        vmcase(FMA_F64) LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
+#define F64_ROW(expr, slow) if (m == FULL) LANES_FIX(bf64(expr), isnan64(v_), slow); else LANES_D(F64OP(expr, slow));
+        vmcase(ADD_F64) F64_ROW(f64(A) + f64(B), fp64_add(A, B, FP_RN)) vmnext
+        vmcase(SUB_F64) F64_ROW(f64(A) - f64(B), fp64_sub(A, B, FP_RN)) vmnext
+        vmcase(MUL_F64) F64_ROW(f64(A) * f64(B), fp64_mul(A, B, FP_RN)) vmnext
+#undef F64_ROW
+        vmcase(FMA_F64)
+#if defined(__AVX2__)
+            if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
+#endif
+            LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
         vmcase(DIV_F64) LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
         vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
         vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
@@ -1724,19 +1802,67 @@ next_group:
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) |
                       ((I->flags & BC_IF_HAS_E) ? FP_CVT_SATFINITE : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
+            int rn = I->m3 == 8 || I->m3 == FP_RN;
             if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            else if (m == FULL && !fl2 && s == FP_F32 && d == FP_F64)     /* exact: the host's, but NaNs */
+                LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+            else if (m == FULL && !fl2 && s == FP_F64 && d == FP_F32 && rn)
+                LANES_FIX(bf32((float)f64(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
             else LANES_D(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
             fp_type s = ftype(I->m1);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
-            LANES_D(fp_cvt_f2i(A & sm, s, I->m2 & 0x7f, I->m2 >> 7, (fp_rint)I->m3, fl2));
+            int db = I->m2 & 0x7f, ds = I->m2 >> 7;
+            /* truncation of an f32 or f64 in range of a 32-bit destination: C's conversion
+             * (the operand is replaced by 0 where it is out of range or NaN, so the C
+             * conversion is always defined; those lanes take fp_cvt_f2i) */
+            if (m == FULL && !fl2 && I->m3 == FP_RZI && db == 32 && (s == FP_F32 || s == FP_F64)) {
+                const double lo = ds ? -2147483648.0 : -1.0, hi = ds ? 2147483648.0 : 4294967296.0;
+#define F2I_OK(x) ((x) > lo - (ds ? 1.0 : 0.0) && (x) < hi)
+#if defined(__AVX2__)
+                if (s == FP_F32 && ds) {
+                    uint64_t t[BC_WARP];
+                    if (!f2i32_rzi_row(t, R + I->a))
+                        for (int l = 0; l < BC_WARP; l++) { float x = f32(A); if (!(x >= -2147483648.0f && x < 2147483648.0f)) t[l] = fp_cvt_f2i(A & sm, s, 32, 1, FP_RZI, 0); }
+                    memcpy(R + I->d, t, sizeof t);
+                    vmnext
+                }
+#endif
+                if (s == FP_F32) {           /* the same bounds as floats (-2^31 and 2^31 are floats) */
+                    const float flo = ds ? -2147483648.0f : -1.0f, fhi = ds ? 2147483648.0f : 4294967296.0f;
+#define F2I_OKF(x) ((ds ? (x) >= flo : (x) > flo) && (x) < fhi)
+                    if (ds) LANES_FIX((uint32_t)(int32_t)(F2I_OKF(f32(A)) ? f32(A) : 0.0f), !F2I_OKF(f32(A)),
+                                      fp_cvt_f2i(A & sm, s, 32, 1, FP_RZI, 0));
+                    else LANES_FIX((uint32_t)(int64_t)(F2I_OKF(f32(A)) ? f32(A) : 0.0f), !F2I_OKF(f32(A)),
+                                   fp_cvt_f2i(A & sm, s, 32, 0, FP_RZI, 0));
+#undef F2I_OKF
+                } else {
+                    if (ds) LANES_FIX((uint32_t)(int32_t)(F2I_OK(f64(A)) ? f64(A) : 0.0), !F2I_OK(f64(A)),
+                                      fp_cvt_f2i(A, s, 32, 1, FP_RZI, 0));
+                    else LANES_FIX((uint32_t)(F2I_OK(f64(A)) ? f64(A) : 0.0), !F2I_OK(f64(A)), fp_cvt_f2i(A, s, 32, 0, FP_RZI, 0));
+                }
+#undef F2I_OK
+                vmnext
+            }
+            LANES_D(fp_cvt_f2i(A & sm, s, db, ds, (fp_rint)I->m3, fl2));
         } vmnext
         vmcase(CVT_I2F) {
             fp_type d = ftype(I->m2);
             int fl2 = (FTZ ? FP_CVT_FTZ : 0) | (SAT ? FP_CVT_SAT : 0);
-            LANES_D(fp_cvt_i2f(A, I->m1 & 0x7f, I->m1 >> 7, d, (fp_rnd)I->m3, fl2));
+            int sb = I->m1 & 0x7f, ss = I->m1 >> 7;
+            if (!fl2 && I->m3 == FP_RN && (sb == 32 || sb == 64) && (d == FP_F32 || d == FP_F64)) {   /* the host's RN */
+                if (d == FP_F32) {
+                    if (sb == 32) { if (ss) LANES_D(bf32((float)S32(A))); else LANES_D(bf32((float)A32)); }
+                    else { if (ss) LANES_D(bf32((float)S64(A))); else LANES_D(bf32((float)A)); }
+                } else {
+                    if (sb == 32) { if (ss) LANES_D(bf64((double)S32(A))); else LANES_D(bf64((double)A32)); }
+                    else { if (ss) LANES_D(bf64((double)S64(A))); else LANES_D(bf64((double)A)); }
+                }
+                vmnext
+            }
+            LANES_D(fp_cvt_i2f(A, sb, ss, d, (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;

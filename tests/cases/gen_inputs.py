@@ -86,6 +86,46 @@ v = [i % 10 for i in range(64)]
 v[37] = 12
 w(os.path.join(HERE, 'assert_fail', 'in.bin'), i32s(v))
 
+# ---- cvt_edge: 256 floats, doubles, u32 and u64, 16 shift counts.  Warp 0 and the partial
+# warp 7: edges; warps 1-3: in range but for one edge each (a whole-warp range check must see
+# it); warps 4-6: random, some out of range.
+def f32bits(x): return struct.unpack('<I', struct.pack('<f', x))[0]
+def f64bits(x): return struct.unpack('<Q', struct.pack('<d', x))[0]
+rnd = random.Random(7)
+EF = [0x4f000000, 0xcf000000, 0xcf000001, 0x4effffff, 0x4f800000, 0x4f7fffff, 0xbf800000, 0xbf000000,
+      0x80000000, 0x00000000, 0x3f000000, 0x3fc00000, 0x7fc00000, 0x7f812345, 0xffc12345, 0x7f800000,
+      0xff800000, 0x00000001, 0x807fffff, 0x7f7fffff, 0xff7fffff, 0x501502f9, 0xd01502f9, 0x477fff80,
+      0xbf7fffff, 0x3f7fffff, 0x40490fdb, 0x00800000, 0xcf000000, 0x4effffff, 0x80000001, 0x3effffff]
+ED = [2147483647.9, 2147483648.0, -2147483648.9, -2147483649.0, 4294967295.9, 4294967296.0, -0.9, -1.0,
+      1e300, -1e300, 1e-40, 1e-46, 3.4028235677973366e38, 3.4028234663852886e38, 1.0000000596046448,
+      1.0000000894069672, 9007199254740993.0, -0.0, 0.5, 2.5, -2147483648.0, 2147483647.0, -1e-300, 7.5]
+ED = [f64bits(x) for x in ED] + [0x7ff8000000000000, 0x7ff0000000000001, 0xfff8000000000123, 0x7ff0000000000000,
+                                 0xfff0000000000000, 0x0000000000000001, 0x000fffffffffffff, 0x7fefffffffffffff]
+def warp_f(edge=None, lane=0, lo=-100.0, hi=100.0):
+    v = [f32bits(rnd.uniform(lo, hi)) for _ in range(32)]
+    if edge is not None: v[lane] = edge
+    return v
+def warp_d(edge=None, lane=0, lo=-1e3, hi=1e3):
+    v = [f64bits(rnd.uniform(lo, hi)) for _ in range(32)]
+    if edge is not None: v[lane] = edge
+    return v
+CF = EF + warp_f(0x4f000000, 5) + warp_f(0xcf000001, 6) + warp_f(0x7fc00000, 7) + \
+     warp_f(lo=-3e9, hi=3e9) + warp_f(lo=-5e9, hi=5e9) + warp_f() + EF[::-1]
+CD = ED + warp_d(f64bits(2147483648.0), 5) + warp_d(f64bits(-2147483649.0), 6) + warp_d(0x7ff8000000000000, 7) + \
+     warp_d(lo=-5e9, hi=5e9) + warp_d(lo=-1e10, hi=1e10) + warp_d() + ED[::-1]
+CI = [0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0x80000001, 0x01000001, 0x01000003, 0xfeffffff, 0x7fffffc0,
+      0x7fffffbf, 0x00ffffff, 0x12345678, 0xdeadbeef] + [rnd.getrandbits(32) for _ in range(242)]
+CL = [0, 1, 0xffffffffffffffff, 0x7fffffffffffffff, 0x8000000000000000, 0x0020000000000001, 0x0020000000000003,
+      0xffdfffffffffffff, 0x0000000001000001, 0xfffffffffeffffff, 0x7fffff8000000000, 0x7fffffbfffffffff,
+      0x123456789abcdef0, 0xdeadbeefcafebabe] + [rnd.getrandbits(64) for _ in range(242)]
+CS = [0, 1, 2, 15, 31, 32, 33, 63, 64, 65, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff, 5]
+assert len(CF) == len(CD) == len(CI) == len(CL) == 256
+w(os.path.join(HERE, 'cvt_edge', 'f.bin'), u32s(CF))
+w(os.path.join(HERE, 'cvt_edge', 'd.bin'), u64s(CD))
+w(os.path.join(HERE, 'cvt_edge', 'i.bin'), u32s(CI))
+w(os.path.join(HERE, 'cvt_edge', 'l.bin'), u64s(CL))
+w(os.path.join(HERE, 'cvt_edge', 's.bin'), u32s(CS))
+
 # ---- kernels/
 rnd = random.Random(2024)
 n = 1000

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vm_replay.py — the H200's recorded results (gpu_results.txt.gz) through the
 whole VM, not only vm/fp.c: for every exact f32/f64 arithmetic form in the
-table, one launch of an elementwise kernel (`ld.global` the sources, the
+table and every cvt between f32, f64 and 32/64-bit integers, one launch of an elementwise kernel (`ld.global` the sources, the
 instruction, `st.global` the result), 32 threads a block, so all but the last
 warp run the full-warp paths (the packed AVX2 rows of vm/exec.c) and the last
 one, partial, the per-lane or dense paths.  Each form is a case file under
@@ -17,7 +17,9 @@ import subprocess
 import sys
 
 # exact forms only (.approx and div.full are checked with a tolerance by test_fp.c)
-FORM = re.compile(r'^(add|sub|mul|fma|mad|div|sqrt|rcp|min|max|abs|neg|copysign)(\.(?!approx|full)[a-z0-9]+)*\.(f32|f64)$')
+FORM = re.compile(r'^(add|sub|mul|fma|mad|div|sqrt|rcp|min|max|abs|neg|copysign)(\.(?!approx|full)[A-Za-z0-9]+)*\.(f32|f64)$'
+                  r'|^cvt(\.[a-z]+)*\.(f32|f64|s32|u32|s64|u64)\.(f32|f64|s32|u32|s64|u64)$')
+WIDTH = {'f32': 4, 'f64': 8, 's32': 4, 'u32': 4, 's64': 8, 'u64': 8}
 
 PTX = """.version 8.0
 .target sm_90
@@ -27,7 +29,8 @@ PTX = """.version 8.0
     .reg .pred %p<2>;
     .reg .b32 %r<4>;
     .reg .b64 %rd<16>;
-    .reg .{t} %v<5>;
+    .reg .{t} %v<4>;
+    .reg .{dt} %o;
     mov.u32 %r1, %ctaid.x;
     mov.u32 %r2, %tid.x;
     mad.lo.s32 %r1, %r1, 32, %r2;
@@ -35,11 +38,12 @@ PTX = """.version 8.0
     setp.ge.u32 %p1, %r1, %r3;
     @%p1 bra DONE;
     mul.wide.u32 %rd1, %r1, {w};
+    mul.wide.u32 %rd9, %r1, {dw};
 {loads}
-    {op} %v4, {srcs};
+    {op} %o, {srcs};
     ld.param.u64 %rd8, [pd];
-    add.s64 %rd8, %rd8, %rd1;
-    st.global.{t} [%rd8], %v4;
+    add.s64 %rd8, %rd8, %rd9;
+    st.global.{dt} [%rd8], %o;
 DONE:
     ret;
 }}
@@ -63,9 +67,11 @@ def forms(table):
 
 
 def write_case(d, form, rows):
-    t = form.rsplit('.', 1)[1]
-    w = 4 if t == 'f32' else 8
-    pack = '<I' if w == 4 else '<Q'
+    parts = form.split('.')
+    t = parts[-1]                                   # the sources' type
+    dt = parts[-2] if parts[0] == 'cvt' else t      # the result's
+    w, dw = WIDTH[t], WIDTH[dt]
+    pack, dpack = ('<I' if w == 4 else '<Q'), ('<I' if dw == 4 else '<Q')
     nsrc = len(rows[0]) - 1
     names = ['a', 'b', 'c']
     loads = []
@@ -76,7 +82,7 @@ def write_case(d, form, rows):
     srcs = ', '.join(f'%v{i + 1}' for i in range(nsrc))
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'k.ptx'), 'w') as f:
-        f.write(PTX.format(t=t, w=w, loads='\n'.join(loads), op=form, srcs=srcs))
+        f.write(PTX.format(t=t, w=w, dt=dt, dw=dw, loads='\n'.join(loads), op=form, srcs=srcs))
     n = len(rows)
     for i in range(3):
         with open(os.path.join(d, names[i] + '.bin'), 'wb') as f:
@@ -84,12 +90,12 @@ def write_case(d, form, rows):
                 f.write(struct.pack(pack, row[i] if i < nsrc else 0))
     with open(os.path.join(d, 'expect.bin'), 'wb') as f:
         for row in rows:
-            f.write(struct.pack(pack, row[-1]))
+            f.write(struct.pack(dpack, row[-1]))
     with open(os.path.join(d, 'case.txt'), 'w') as f:
         f.write(f"# {form}: {n} results recorded on an H200 (tests/fp/gpu_results.txt.gz)\n"
                 f"ptx k.ptx\nkernel k\ngrid {(n + 31) // 32}\nblock 32\n"
                 "buffer A file a.bin\nbuffer B file b.bin\nbuffer C file c.bin\n"
-                f"buffer D zero {n * w}\n"
+                f"buffer D zero {n * dw}\n"
                 f"param ptr A\nparam ptr B\nparam ptr C\nparam ptr D\nparam u32 {n}\n"
                 "expect D expect.bin\n")
 
