@@ -475,7 +475,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     uint64_t lim = size - tot, bad = 0, any = 0;
     if (m == FULL) {
         for (int l = 0; l < BC_WARP; l++) {
-            uint64_t a = R[as + (uint32_t)l] + imm;
+            uint64_t a = (R + as)[l] + imm;       /* a pointer, not R[as + l]: GCC then sees one row, not a gather */
             bad |= a - off > lim;      /* an address of another region wraps or lands far above lim */
             any |= a;
         }
@@ -673,6 +673,77 @@ static inline void store_n(uint8_t *p, uint64_t v, uint32_t n)
     default: memcpy(p, &v, 8);
     }
 }
+
+#if defined(__AVX2__)
+/* 1 when lanes k..k+7 of ra[] are sz bytes apart, in order (one 8*sz-byte
+ * block of memory). */
+static inline int row_side_by_side(const uint64_t *ra, uint32_t sz)
+{
+    const __m256i s = _mm256_set1_epi64x(sz), st0 = _mm256_mul_epu32(_mm256_setr_epi64x(0, 1, 2, 3), s),
+                  st1 = _mm256_mul_epu32(_mm256_setr_epi64x(4, 5, 6, 7), s);
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)ra), x1 = _mm256_loadu_si256((const __m256i *)(ra + 4));
+    __m256i first = _mm256_permute4x64_epi64(x0, 0);
+    __m256i diff = _mm256_or_si256(_mm256_xor_si256(_mm256_sub_epi64(x0, first), st0),
+                                   _mm256_xor_si256(_mm256_sub_epi64(x1, first), st1));
+    return _mm256_testz_si256(diff, diff);
+}
+/* 1 when lanes k..k+7 of ra[] hold one address. */
+static inline int row_same(const uint64_t *ra)
+{
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)ra), x1 = _mm256_loadu_si256((const __m256i *)(ra + 4));
+    __m256i first = _mm256_permute4x64_epi64(x0, 0);
+    __m256i diff = _mm256_or_si256(_mm256_xor_si256(x0, first), _mm256_xor_si256(x1, first));
+    return _mm256_testz_si256(diff, diff);
+}
+/* A whole warp's loads of 4 or 8 bytes at base + ra[l], already checked
+ * (group_base): 8 lanes side by side are one block copy, 8 lanes on one
+ * address one load, others lane by lane.
+ * d may be ra (each group of 8 reads its addresses before writing). */
+static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t sz, uint64_t dm)
+{
+    for (int g = 0; g < BC_WARP; g += 8) {
+        if (row_side_by_side(ra + g, sz)) {
+            const uint8_t *p = (const uint8_t *)(base + ra[g]);
+            if (sz == 4) {
+                __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p), _mm256_set1_epi32((int)(uint32_t)dm));
+                _mm256_storeu_si256((__m256i *)(d + g), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+                _mm256_storeu_si256((__m256i *)(d + g + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+            } else {
+                __m256i v0 = _mm256_loadu_si256((const __m256i *)p), v1 = _mm256_loadu_si256((const __m256i *)(p + 32));
+                _mm256_storeu_si256((__m256i *)(d + g), v0);
+                _mm256_storeu_si256((__m256i *)(d + g + 4), v1);
+            }
+        } else if (row_same(ra + g)) {
+            __m256i v = _mm256_set1_epi64x((long long)(load_n((const uint8_t *)(base + ra[g]), sz) & dm));
+            _mm256_storeu_si256((__m256i *)(d + g), v);
+            _mm256_storeu_si256((__m256i *)(d + g + 4), v);
+        } else
+            for (int l = g; l < g + 8; l++) d[l] = load_n((const uint8_t *)(base + ra[l]), sz) & dm;
+    }
+}
+/* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
+ * checked: 8 lanes side by side are one block copy; others lane by lane, in
+ * ascending lane order (the later lane's value stays where lanes meet). */
+static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t base, uint32_t sz)
+{
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    for (int g = 0; g < BC_WARP; g += 8) {
+        if (row_side_by_side(ra + g, sz)) {
+            uint8_t *p = (uint8_t *)(base + ra[g]);
+            __m256i v0 = _mm256_loadu_si256((const __m256i *)(v + g)), v1 = _mm256_loadu_si256((const __m256i *)(v + g + 4));
+            if (sz == 4) {
+                __m256i a = _mm256_permutevar8x32_epi32(v0, lo), b = _mm256_permutevar8x32_epi32(v1, lo);
+                _mm256_storeu_si256((__m256i *)p, _mm256_permute2x128_si256(a, b, 0x20));   /* the low words of 8 slots */
+            } else {
+                _mm256_storeu_si256((__m256i *)p, v0);
+                _mm256_storeu_si256((__m256i *)(p + 32), v1);
+            }
+        } else
+            for (int l = g; l < g + 8; l++) store_n((uint8_t *)(base + ra[l]), v[l], sz);
+    }
+}
+#endif
+
 
 static const char *const space_name[] = { "generic", "global", "shared", "local", "const", "param" };
 
@@ -1897,8 +1968,16 @@ next_group:
                     switch (sz) {
                     case 1: LANES(D = *(const uint8_t *)(hb + A + imm) & dm); break;
                     case 2: LANES(D = load_n((const uint8_t *)(hb + A + imm), 2) & dm); break;
-                    case 4: LANES(D = load_n((const uint8_t *)(hb + A + imm), 4) & dm); break;
-                    default: LANES(D = load_n((const uint8_t *)(hb + A + imm), 8) & dm); break;
+                    case 4:
+#if defined(__AVX2__)
+                        if (m == FULL) { load_row(R + I->d, R + I->a, hb + imm, 4, dm); break; }
+#endif
+                        LANES(D = load_n((const uint8_t *)(hb + A + imm), 4) & dm); break;
+                    default:
+#if defined(__AVX2__)
+                        if (m == FULL) { load_row(R + I->d, R + I->a, hb + imm, 8, dm); break; }
+#endif
+                        LANES(D = load_n((const uint8_t *)(hb + A + imm), 8) & dm); break;
                     }
                 } else if (nv == 1 && !I->m2 && (sz == 4 || sz == 8)) {   /* local: each lane's own memory */
                     if (sz == 4) LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 4) & dm);
@@ -1946,8 +2025,16 @@ next_group:
                     switch (sz) {
                     case 1: LANES(*(uint8_t *)(hb + A + imm) = (uint8_t)B); break;
                     case 2: LANES(store_n((uint8_t *)(hb + A + imm), B, 2)); break;
-                    case 4: LANES(store_n((uint8_t *)(hb + A + imm), B, 4)); break;
-                    default: LANES(store_n((uint8_t *)(hb + A + imm), B, 8)); break;
+                    case 4:
+#if defined(__AVX2__)
+                        if (m == FULL) { store_row(R + I->a, R + I->b, hb + imm, 4); break; }
+#endif
+                        LANES(store_n((uint8_t *)(hb + A + imm), B, 4)); break;
+                    default:
+#if defined(__AVX2__)
+                        if (m == FULL) { store_row(R + I->a, R + I->b, hb + imm, 8); break; }
+#endif
+                        LANES(store_n((uint8_t *)(hb + A + imm), B, 8)); break;
                     }
                 } else if (nv == 1 && (sz == 4 || sz == 8)) {    /* local: each lane's own memory */
                     if (sz == 4) LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 4));
@@ -1969,8 +2056,8 @@ next_group:
         vmcase(CVTA_TO) vmcase(CVTA_FROM) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
             uint64_t base = win[I->m1 % 6];
-            if (I->op == OP_CVTA_TO) LANES_D(I->m2 ? (uint32_t)(A + base) : A + base);
-            else LANES_D(I->m2 ? (uint32_t)(A - base) : A - base);
+            if (I->op == OP_CVTA_TO) { if (I->m2) LANES_D((A + base) & M32); else LANES_D(A + base); }
+            else { if (I->m2) LANES_D((A - base) & M32); else LANES_D(A - base); }
         } vmnext
         vmcase(ISSPACEP) {
             static const uint64_t win[] = { 0, 0, MEM_SHARED_WINDOW, MEM_LOCAL_WINDOW, MEM_CONST_WINDOW, MEM_PARAM_WINDOW };
