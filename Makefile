@@ -124,6 +124,10 @@ test: all
 bench: all
 	@bash tests/bench.sh
 
+# single PTX instructions in whole warps (M lane-instructions/s): finds handlers that do not vectorise
+bench-ops: all
+	@python3 tests/bench/ops.py
+
 # libFuzzer harnesses: build/fuzz/fuzz_NAME from tests/fuzz/fuzz_NAME.c (MODE=fuzz);
 # `make fuzz FUZZ_SECONDS=N` builds and runs each for N seconds (tests/fuzz/run.sh)
 FUZZERS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -151,7 +155,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all test bench clean install fuzz fuzzers
+.PHONY: all test bench bench-ops clean install fuzz fuzzers
 
 # --- parser tests begin ---
 # The parser alone (usable before the VM compiles): astdump links only the
