@@ -85,6 +85,21 @@ static inline uint32_t brev32(uint32_t x)
     return (x >> 16) | (x << 16);
 }
 
+/* prmt's default mode: each result byte k is the byte of b:a that selector
+ * nibble k names, or that byte's sign replicated (nibble bit 3); branch-free. */
+static inline uint32_t prmt0(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t v = (uint64_t)b << 32 | a;
+    uint32_t r = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t s = (c >> (4 * k)) & 15;
+        uint32_t byte = (uint32_t)(v >> (8 * (s & 7))) & 0xff;
+        uint32_t rep = (0u - (byte >> 7)) & 0xff;
+        r |= ((s & 8) ? rep : byte) << (8 * k);
+    }
+    return r;
+}
+
 static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
 {
     uint64_t v = (uint64_t)b << 32 | a;
@@ -168,18 +183,15 @@ static uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
     return 0xffffffffu;
 }
 
-static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+/* lop3: bit i of the result is bit (a_i b_i c_i) of the table, given as 8
+ * masks m[k] = all ones where bit k of it is set: a mux tree on c, then b,
+ * then a (no branch on the table, so a warp's worth vectorises). */
+static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, const uint32_t *m)
 {
-    uint32_t r = 0;
-    if (lut & 0x01) r |= ~a & ~b & ~c;
-    if (lut & 0x02) r |= ~a & ~b & c;
-    if (lut & 0x04) r |= ~a & b & ~c;
-    if (lut & 0x08) r |= ~a & b & c;
-    if (lut & 0x10) r |= a & ~b & ~c;
-    if (lut & 0x20) r |= a & ~b & c;
-    if (lut & 0x40) r |= a & b & ~c;
-    if (lut & 0x80) r |= a & b & c;
-    return r;
+    uint32_t t00 = (c & m[1]) | (~c & m[0]), t01 = (c & m[3]) | (~c & m[2]);
+    uint32_t t10 = (c & m[5]) | (~c & m[4]), t11 = (c & m[7]) | (~c & m[6]);
+    uint32_t u0 = (b & t01) | (~b & t00), u1 = (b & t11) | (~b & t10);
+    return (a & u1) | (~a & u0);
 }
 
 static int fcmp(double a, double b, int cmp)
@@ -1695,8 +1707,10 @@ next_group:
 #endif
             LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
         vmcase(BFI_64) LANES_D(bfi(A, B, C32, (uint32_t)E, 64)); vmnext
-        vmcase(PRMT) LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
-        vmcase(LOP3) LANES_D(lop3(A32, B32, C32, (uint32_t)I->imm)); vmnext
+        vmcase(PRMT) if (!I->m1) LANES_D(prmt0(A32, B32, C32)); else LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
+        vmcase(LOP3) { uint32_t mk[8];
+            for (int k = 0; k < 8; k++) mk[k] = 0u - (((uint32_t)I->imm >> k) & 1);
+            LANES_D(lop3(A32, B32, C32, mk)); } vmnext
         vmcase(SHF_L) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;
             uint64_t v = (uint64_t)B32 << 32 | A32; D = (uint32_t)((v << n) >> 32); }); vmnext
         vmcase(SHF_R) LANES({ uint32_t n = I->m1 ? (C32 > 32 ? 32 : C32) : C32 & 31;

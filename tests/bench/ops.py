@@ -40,7 +40,8 @@ HEADER = """.version 8.0
   mov.u32 %r7, 7;
   mov.u32 %r8, 3;
   mov.u64 %rd5, 5;
-  setp.lt.u32 %p2, %r1, 16;
+  and.b32 %r9, %r1, 16;
+  setp.eq.u32 %p2, %r9, 0;          // lanes 0-15 of every warp
   ld.param.u64 %rd1, [out];
   cvta.to.global.u64 %rd2, %rd1;
   mul.wide.u32 %rd3, %r1, 4;
