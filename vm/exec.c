@@ -616,6 +616,31 @@ __attribute__((target("fma"))) static void fma32_row(uint64_t *d, const uint64_t
     for (int k = 0; k < BC_WARP; k += 4)
         f32_row_store(d + k, _mm256_fmadd_ps(f32_row_load(a + k), f32_row_load(b + k), f32_row_load(c + k)));
 }
+/* sqrt.rn of a whole warp's f32 (packed as f32_row does) or f64 slots into
+ * t[]: the host's correctly rounded root; 1 when some lane is a NaN (a
+ * negative or NaN operand), for the caller to redo those lanes in vm/fp.c. */
+static inline int sqrt32_row(uint64_t *t, const uint64_t *a)
+{
+    const __m256i low = _mm256_set1_epi64x(0xffffffff);
+    __m256 nan = _mm256_setzero_ps();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256 r = _mm256_sqrt_ps(f32_row_load(a + k));
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+        _mm256_storeu_si256((__m256i *)(t + k), _mm256_and_si256(_mm256_castps_si256(r), low));
+    }
+    return _mm256_movemask_ps(nan) != 0;
+}
+static inline int sqrt64_row(uint64_t *t, const uint64_t *a)
+{
+    __m256d nan = _mm256_setzero_pd();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256d r = _mm256_sqrt_pd(_mm256_loadu_pd((const double *)(a + k)));
+        nan = _mm256_or_pd(nan, _mm256_cmp_pd(r, r, _CMP_UNORD_Q));
+        _mm256_storeu_pd((double *)(t + k), r);
+    }
+    return _mm256_movemask_pd(nan) != 0;
+}
+
 /* cvt.rzi.s32.f32 of a whole warp into t[] (zero-extended): 1 when every
  * lane is in range (not NaN, -2^31 <= x < 2^31), else 0 for the caller's
  * per-lane path (t[] then holds 0 for those lanes). */
@@ -1803,9 +1828,22 @@ next_group:
         vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         vmcase(DIV_APPROX_F32) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
         vmcase(DIV_FULL_F32) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
-        vmcase(SQRT_F32) LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
+        vmcase(SQRT_F32)
+#if defined(__AVX2__)
+            if (m == FULL && RND == FP_RN && !FTZ) {
+                uint64_t t[BC_WARP];
+                if (sqrt32_row(t, R + I->a))
+                    for (int l = 0; l < BC_WARP; l++) if ((t[l] & 0x7fffffffu) > 0x7f800000u) t[l] = fp32_sqrt(A32, FP_RN, 0);
+                memcpy(R + I->d, t, sizeof t);
+                vmnext
+            }
+#endif
+            LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
         vmcase(SQRT_APPROX_F32) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
-        vmcase(RCP_F32) LANES_D(fp32_rcp(A32, RND, FTZ)); vmnext
+        vmcase(RCP_F32)   /* .rn without .ftz: the host's correctly rounded 1/x, but NaNs */
+            if (m == FULL && RND == FP_RN && !FTZ) LANES_FIX(bf32(1.0f / f32(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp32_rcp(A32, FP_RN, 0));
+            else LANES_D(fp32_rcp(A32, RND, FTZ));
+            vmnext
         vmcase(RCP_APPROX_F32) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
         vmcase(RSQRT_APPROX_F32) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
         vmcase(EX2_APPROX_F32) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
@@ -1831,14 +1869,30 @@ next_group:
             if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
 #endif
             LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(DIV_F64) LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN))); vmnext
+        vmcase(DIV_F64)
+            if (m == FULL) LANES_FIX(bf64(f64(A) / f64(B)), isnan64(v_), fp64_div(A, B, FP_RN));
+            else LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN)));
+            vmnext
         vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
         vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
         vmcase(MUL_F64X) LANES_D(fp64_mul(A, B, RND)); vmnext
         vmcase(FMA_F64X) LANES_D(fp64_fma(A, B, C, RND)); vmnext
         vmcase(DIV_F64X) LANES_D(fp64_div(A, B, RND)); vmnext
-        vmcase(SQRT_F64) LANES_D(fp64_sqrt(A, RND)); vmnext
-        vmcase(RCP_F64) LANES_D(fp64_rcp(A, RND)); vmnext
+        vmcase(SQRT_F64)
+#if defined(__AVX2__)
+            if (m == FULL && RND == FP_RN) {
+                uint64_t t[BC_WARP];
+                if (sqrt64_row(t, R + I->a))
+                    for (int l = 0; l < BC_WARP; l++) if (isnan64(t[l])) t[l] = fp64_sqrt(A, FP_RN);
+                memcpy(R + I->d, t, sizeof t);
+                vmnext
+            }
+#endif
+            LANES_D(fp64_sqrt(A, RND)); vmnext
+        vmcase(RCP_F64)
+            if (m == FULL && RND == FP_RN) LANES_FIX(bf64(1.0 / f64(A)), isnan64(v_), fp64_rcp(A, FP_RN));
+            else LANES_D(fp64_rcp(A, RND));
+            vmnext
         vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
         vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
         vmcase(MIN_F64) LANES_D(fp64_min(A, B)); vmnext
