@@ -7,7 +7,8 @@
 #   cli        tests/cli/run.sh: --help/help CMD, unknown options, --version, completion
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results (vm/fp.c
 #              alone, then the exact f32/f64 forms through whole warps: tests/fp/vm_replay.py)
-#   own cases  tests/cases and kernels/ (goldens recorded on an H200)
+#   own cases  tests/cases and kernels/ (goldens recorded on an H200), also through the
+#              dispatch loop's base copy (PTXEMU_NO_AVX2=1), as is the conformance suite
 #   checker    tests/check, debugger tests/debug (when present)
 #   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
 #   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
@@ -47,6 +48,9 @@ suite "library API" bash tests/api/run.sh
 suite "guest memory bounds" bash tests/memory/run.sh
 suite "command line (help, options, version, completion)" bash tests/cli/run.sh
 suite "own cases" build/ptxemu test tests/cases kernels
+# the same through the base copy of the dispatch loop (what a CPU without AVX2 runs)
+suite "own cases, base loop (PTXEMU_NO_AVX2)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/cases kernels
+suite "vm arithmetic vs H200, base loop" env PTXEMU_NO_AVX2=1 python3 tests/fp/vm_replay.py build/ptxemu
 suite "parallel launches (--jobs)" bash tests/par/run.sh
 suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
@@ -55,6 +59,7 @@ suite "profile vs Nsight Compute's source view (H100)" bash tests/profile/run.sh
 CONF=../shared/conformance/cases
 if [ -d "$CONF" ]; then
     suite "conformance (H200 goldens)" build/ptxemu test "$CONF"
+    suite "conformance, base loop (PTXEMU_NO_AVX2)" env PTXEMU_NO_AVX2=1 build/ptxemu test "$CONF"
     suite "memory statistics vs Nsight Compute (H200)" bash tests/memstats.sh
 else
     echo "== conformance: $CONF not found, suite not run (CI has it)"

@@ -506,9 +506,9 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
 /* A whole warp's 32-bit shared-memory load: 1 and d[] written when every
  * lane's offset ra[l] + imm is at most lim and aligned; else 0 and nothing
  * written (the general path decides).  The offsets are checked first (in two
- * chains, not one); then 8 lanes side by side are one
- * 32-byte load, 8 lanes on one word one load, and other shapes go 4 lanes at
- * a time: side by side, one word, or an AVX2 gather. */
+ * chains, not one); then 8 lanes side by side are one 32-byte load, 8 lanes
+ * on one word one load, and other shapes go 4 lanes at a time: side by side,
+ * one word, or an AVX2 gather. */
 static inline __attribute__((always_inline)) int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
                                   uint64_t *d)
 {
@@ -2373,14 +2373,18 @@ out:
 #ifdef VM_EXEC_AVX2
 vm_status vm_exec_avx2(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, uint32_t pc, int budget, uint32_t stop);
 
+/* 1 when the AVX2 copy of the loop may run: the CPU has what it was compiled
+ * for, and PTXEMU_NO_AVX2 is not set (the tests run the base copy with it, as
+ * a CPU without AVX2 would). */
 static int cpu_has_avx2(void)
 {
     static int v = -1;                 /* threads may race to set it, to the same value */
     int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
     if (r < 0) {
         __builtin_cpu_init();
+        const char *off = getenv("PTXEMU_NO_AVX2");
         r = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
-            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") ? 1 : 0;
+            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") && !(off && *off) ? 1 : 0;
         __atomic_store_n(&v, r, __ATOMIC_RELAXED);
     }
     return r;
