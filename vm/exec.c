@@ -503,70 +503,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
 
 #if defined(__AVX2__)
 #include <immintrin.h>
-/* A whole warp's 32-bit shared-memory load: 1 and d[] written when every
- * lane's offset ra[l] + imm is at most lim and aligned; else 0 and nothing
- * written (the general path decides).  The offsets are checked first (in two
- * chains, not one); then 8 lanes side by side are one 32-byte load, 8 lanes
- * on one word one load, and other shapes go 4 lanes at a time: side by side,
- * one word, or an AVX2 gather. */
-static inline __attribute__((always_inline)) int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
-                                  uint64_t *d)
-{
-    enum { G = BC_WARP / 4 };                      /* groups of 4 lanes, one ymm each */
-    const __m256i vimm = _mm256_set1_epi64x((long long)imm), sign = _mm256_set1_epi64x((long long)(1ull << 63));
-    const __m256i vlim = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign), three = _mm256_set1_epi64x(3);
-    __m256i bad0 = _mm256_setzero_si256(), bad1 = bad0;     /* two chains, not one */
-    for (int g = 0; g < G; g += 2) {
-        __m256i a0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g)), vimm);
-        __m256i a1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g + 4)), vimm);
-        bad0 = _mm256_or_si256(bad0, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a0, sign), vlim),
-                                                     _mm256_and_si256(a0, three)));     /* a > lim, unsigned */
-        bad1 = _mm256_or_si256(bad1, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a1, sign), vlim),
-                                                     _mm256_and_si256(a1, three)));
-    }
-    bad0 = _mm256_or_si256(bad0, bad1);
-    if (!_mm256_testz_si256(bad0, bad0)) return 0;
-    const __m128i vdm = _mm_set1_epi32((int)dm);
-    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12), step8 = _mm256_setr_epi64x(16, 20, 24, 28);
-    for (int g = 0; g < G; g += 2) {
-        uint64_t o = ra[4 * g] + imm;
-        __m256i x0 = _mm256_loadu_si256((const __m256i *)(ra + 4 * g)), x1 = _mm256_loadu_si256((const __m256i *)(ra + 4 * g + 4));
-        __m256i first = _mm256_permute4x64_epi64(x0, 0);
-        __m256i r0 = _mm256_sub_epi64(x0, first), r1 = _mm256_sub_epi64(x1, first);
-        if (_mm256_testz_si256(_mm256_or_si256(_mm256_xor_si256(r0, step), _mm256_xor_si256(r1, step8)),
-                               _mm256_set1_epi64x(-1))) {                                     /* 8 words side by side */
-            __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sh + o)), _mm256_set1_epi32((int)dm));
-            _mm256_storeu_si256((__m256i *)(d + 4 * g), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
-            _mm256_storeu_si256((__m256i *)(d + 4 * g + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
-            continue;
-        }
-        if (_mm256_testz_si256(_mm256_or_si256(r0, r1), _mm256_set1_epi64x(-1))) {           /* one word for all 8 */
-            uint32_t x;
-            memcpy(&x, sh + o, 4);
-            __m256i v = _mm256_set1_epi64x((long long)(x & dm));
-            _mm256_storeu_si256((__m256i *)(d + 4 * g), v);
-            _mm256_storeu_si256((__m256i *)(d + 4 * g + 4), v);
-            continue;
-        }
-        for (int h = g; h < g + 2; h++) {
-            __m256i ah = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * h)), vimm);
-            __m256i rel = _mm256_sub_epi64(ah, _mm256_permute4x64_epi64(ah, 0));
-            __m128i v;
-            if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))  /* 4 words side by side */
-                v = _mm_loadu_si128((const __m128i *)(sh + ra[4 * h] + imm));
-            else if (_mm256_testz_si256(rel, rel)) {                                          /* one word for all 4 */
-                uint32_t x;
-                memcpy(&x, sh + ra[4 * h] + imm, 4);
-                v = _mm_set1_epi32((int)x);
-            } else v = _mm256_i64gather_epi32((const int *)sh, ah, 1);
-            _mm256_storeu_si256((__m256i *)(d + 4 * h), _mm256_cvtepu32_epi64(_mm_and_si128(v, vdm)));
-        }
-    }
-    return 1;
-}
-#endif
 
-#if defined(__AVX2__)
 /* bfi.b32 for a whole warp, 4 lanes per AVX2 operation (GCC does not
  * vectorise bfi's 1 << n): the same result as bfi(..., 32) per lane. */
 static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *e)
@@ -732,9 +669,27 @@ static inline int row_same(const uint64_t *ra)
     __m256i diff = _mm256_or_si256(_mm256_xor_si256(x0, first), _mm256_xor_si256(x1, first));
     return _mm256_testz_si256(diff, diff);
 }
+/* 4 lanes' 4-byte loads at base + ra[l], already checked: side by side one
+ * 16-byte load, on one word one load, else an AVX2 gather. */
+static inline void load4_lanes(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t dm)
+{
+    const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12);
+    __m256i a = _mm256_loadu_si256((const __m256i *)ra);
+    __m256i rel = _mm256_sub_epi64(a, _mm256_permute4x64_epi64(a, 0));
+    __m128i v;
+    if (_mm256_testc_si256(_mm256_cmpeq_epi64(rel, step), _mm256_set1_epi64x(-1)))
+        v = _mm_loadu_si128((const __m128i *)(base + ra[0]));
+    else if (_mm256_testz_si256(rel, rel)) {
+        uint32_t x;
+        memcpy(&x, (const void *)(base + ra[0]), 4);
+        v = _mm_set1_epi32((int)x);
+    } else v = _mm256_i64gather_epi32((const int *)base, a, 1);
+    _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu32_epi64(_mm_and_si128(v, _mm_set1_epi32((int)dm))));
+}
 /* A whole warp's loads of 4 or 8 bytes at base + ra[l], already checked
  * (group_base): 8 lanes side by side are one block copy, 8 lanes on one
- * address one load, others lane by lane.
+ * address one load, 4-byte loads of other shapes 4 lanes at a time
+ * (load4_lanes), 8-byte ones lane by lane.
  * d may be ra (each group of 8 reads its addresses before writing). */
 static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t sz, uint64_t dm)
 {
@@ -754,9 +709,36 @@ static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uin
             __m256i v = _mm256_set1_epi64x((long long)(load_n((const uint8_t *)(base + ra[g]), sz) & dm));
             _mm256_storeu_si256((__m256i *)(d + g), v);
             _mm256_storeu_si256((__m256i *)(d + g + 4), v);
+        } else if (sz == 4) {
+            load4_lanes(d + g, ra + g, base, (uint32_t)dm);
+            load4_lanes(d + g + 4, ra + g + 4, base, (uint32_t)dm);
         } else
             for (int l = g; l < g + 8; l++) d[l] = load_n((const uint8_t *)(base + ra[l]), sz) & dm;
     }
+}
+/* A whole warp's 32-bit shared-memory load: 1 and d[] written when every
+ * lane's offset ra[l] + imm is at most lim and aligned (checked in two
+ * chains, not one; then load_row); else 0 and nothing written (the general
+ * path decides). */
+static inline __attribute__((always_inline)) int shared_load_row(const uint64_t *ra, uint64_t imm, const uint8_t *sh, uint64_t lim, uint32_t dm,
+                                  uint64_t *d)
+{
+    enum { G = BC_WARP / 4 };                      /* groups of 4 lanes, one ymm each */
+    const __m256i vimm = _mm256_set1_epi64x((long long)imm), sign = _mm256_set1_epi64x((long long)(1ull << 63));
+    const __m256i vlim = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sign), three = _mm256_set1_epi64x(3);
+    __m256i bad0 = _mm256_setzero_si256(), bad1 = bad0;     /* two chains, not one */
+    for (int g = 0; g < G; g += 2) {
+        __m256i a0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g)), vimm);
+        __m256i a1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(ra + 4 * g + 4)), vimm);
+        bad0 = _mm256_or_si256(bad0, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a0, sign), vlim),
+                                                     _mm256_and_si256(a0, three)));     /* a > lim, unsigned */
+        bad1 = _mm256_or_si256(bad1, _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_xor_si256(a1, sign), vlim),
+                                                     _mm256_and_si256(a1, three)));
+    }
+    bad0 = _mm256_or_si256(bad0, bad1);
+    if (!_mm256_testz_si256(bad0, bad0)) return 0;
+    load_row(d, ra, (uintptr_t)sh + imm, 4, dm);
+    return 1;
 }
 /* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
  * checked: 8 lanes side by side are one block copy; others lane by lane, in
@@ -1360,6 +1342,7 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *
         R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
     }
 }
+#if !defined(__AVX2__)       /* the AVX2 copy has fma32_row */
 __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_insn *I)
 {
     uint64_t *d = R + I->d;
@@ -1367,6 +1350,10 @@ __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_i
     _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++)   /* vectorised: slots are a warp apart */
         d[l] = canon32(__builtin_fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
 }
+#define fma32_full(R, I) fma32_hw_full(R, I)
+#else
+#define fma32_full(R, I) fma32_row((R) + (I)->d, (R) + (I)->a, (R) + (I)->b, (R) + (I)->c)
+#endif
 static int cpu_has_fma(void)
 {
     static int v = -1;                 /* threads may race to set it, to the same value */
@@ -1813,11 +1800,8 @@ next_group:
         vmcase(MUL_F32) F32_ROW(F32_ROW_MUL) LANES_D(canon32(f32(A) * f32(B))); vmnext
 #undef F32_ROW
         vmcase(FMA_F32)
-#if defined(__AVX2__)
-            if (have_fma && m == FULL) { fma32_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
-#endif
 #if defined(__x86_64__) && defined(__GNUC__)
-            if (have_fma) { if (m == FULL) fma32_hw_full(R, I); else fma32_hw(R, I, m); vmnext }
+            if (have_fma) { if (m == FULL) fma32_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
         vmcase(ADD_F32X) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
@@ -1863,16 +1847,13 @@ next_group:
         vmcase(ADD_F64) F64_ROW(f64(A) + f64(B), fp64_add(A, B, FP_RN)) vmnext
         vmcase(SUB_F64) F64_ROW(f64(A) - f64(B), fp64_sub(A, B, FP_RN)) vmnext
         vmcase(MUL_F64) F64_ROW(f64(A) * f64(B), fp64_mul(A, B, FP_RN)) vmnext
+        vmcase(DIV_F64) F64_ROW(f64(A) / f64(B), fp64_div(A, B, FP_RN)) vmnext
 #undef F64_ROW
         vmcase(FMA_F64)
 #if defined(__AVX2__)
             if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
 #endif
             LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(DIV_F64)
-            if (m == FULL) LANES_FIX(bf64(f64(A) / f64(B)), isnan64(v_), fp64_div(A, B, FP_RN));
-            else LANES_D(F64OP(f64(A) / f64(B), fp64_div(A, B, FP_RN)));
-            vmnext
         vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
         vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
         vmcase(MUL_F64X) LANES_D(fp64_mul(A, B, RND)); vmnext
