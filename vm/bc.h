@@ -228,6 +228,7 @@ typedef struct bc_module {
     uint32_t *call_save_list;    /* [count, slot..., plan...]: the caller's registers a call saves,
                                   * then its .param copy plan (BC_CALL_PLAN_*) */
     uint32_t *call_plan;         /* per pc of a call: index of its plan in call_save_list (with call_save) */
+    uint64_t *store_roots;       /* per function: bc_flow_store_roots, or NULL */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -278,6 +279,18 @@ static inline uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx,
     }
     return n;
 }
+
+/* flow.c: per kernel (entry function index), what the address of any store
+ * (st, atom/red, stmatrix, wmma.store to memory other than shared or local)
+ * the kernel may run (in it or in what it calls) may be computed from:
+ * bit w (w < BC_ROOT_GLOBALS) the kernel parameter bytes [8w, 8w + 8),
+ * BC_ROOT_GLOBALS the address of a module .global variable, BC_ROOT_ANY
+ * anything else (a value loaded from memory, a call's result, an offset past
+ * 8 * BC_ROOT_GLOBALS).  Flow-insensitive and meant to over-approximate: a
+ * register derives from every root of every operand of every instruction
+ * that writes it.  A parallel launch still checks each write against it. */
+enum { BC_ROOT_GLOBALS = 62, BC_ROOT_ANY = 63 };
+uint64_t *bc_flow_store_roots(const bc_module *m);   /* malloc'd, NULL when out of memory */
 
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);

@@ -493,7 +493,8 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
         }
     } else bad = group_check(R + as, m, imm, off, lim, &any);
     if (bad || (any & (tot - 1))) return 0;
-    if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && group_note(L, R, m, as, imm - off, tot, write))
+    if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && (write || !L->gc_pa->ro) &&
+        group_note(L, R, m, as, imm - off, tot, write))
         return 0;
     if (space == BC_SP_LOCAL && write)   /* the lanes' offsets or'ed together bound the highest one */
         local_wrote(w, (any - off) + tot < size ? (any - off) + tot : size);

@@ -10,6 +10,10 @@
  * every operand field but d (and every word of the operand lists) counts as
  * a read, only d of an unguarded instruction counts as a write.
  *
+ * Stores (bc_flow_store_roots): which kernel parameters and module
+ * variables the address of a store may be computed from, so that a parallel
+ * launch (vm/par.c) need not track the reads of buffers no store can reach.
+ *
  * Calls (bc_flow_call_saves): a call saves, on the lane's stack, the caller's
  * registers that are live after it, and only when the callee may enter the
  * caller's function again (recursion through the call graph; any indirect
@@ -446,4 +450,133 @@ int bc_flow_call_saves(bc_module *m)
     if (S.oom) { free(S.list); free(m->call_save); free(m->call_plan); m->call_save = m->call_plan = NULL; return -1; }
     m->call_save_list = S.list;
     return 0;
+}
+
+/* ---- what store addresses derive from ---------------------------------------------------- */
+
+/* Whether I writes global (or generic) memory at [a + imm]. */
+static int stores_at_a(const bc_insn *I)
+{
+    switch (I->op) {
+    case OP_ST_GLOBAL: case OP_ST_GENERIC: return 1;
+    case OP_STMATRIX: case OP_WMMA_STORE: return I->m3 != BC_SP_SHARED && I->m3 != BC_SP_LOCAL;
+    default: return bc_op_fmt[I->op] == F_ATOM && I->m3 != BC_SP_SHARED && I->m3 != BC_SP_LOCAL;
+    }
+}
+
+static int is_carry_op(int op)
+{
+    return op >= OP_ADDCC_32 && op <= OP_MADCCC_32;
+}
+
+/* The roots of a value loaded by I (a load or unpack). */
+static uint64_t load_roots(const bc_module *m, const bc_insn *I, uint64_t src)
+{
+    if (I->op == OP_UNPACK) return src;
+    if (I->op != OP_LD_KPARAM || I->a % BC_WARP || I->a / BC_WARP >= m->nconsts) return 1ull << BC_ROOT_ANY;
+    uint64_t off = m->consts[I->a / BC_WARP] + (uint64_t)I->imm, bytes = (uint64_t)I->m1 * (I->n ? I->n : 1);
+    uint64_t r = 0;
+    for (uint64_t w = off / 8; w <= (off + bytes - 1) / 8; w++) r |= w < BC_ROOT_GLOBALS ? 1ull << w : 1ull << BC_ROOT_ANY;
+    return r;
+}
+
+/* One pass of the propagation over the code of the functions marked in
+ * fn; returns 1 if a register's roots grew. */
+static int roots_pass(const bc_module *m, const uint8_t *fn, uint64_t *roots)
+{
+    int changed = 0;
+#define ROOTS(v) ((v) % BC_WARP == 0 && (v) / BC_WARP < m->nslots ? roots[(v) / BC_WARP] : 0)
+    /* constants never change (and slot 0, a constant, stands in unused fields) */
+#define JOIN(v, r) do { uint32_t v_ = (v) / BC_WARP; if ((v) % BC_WARP == 0 && v_ >= m->nconsts && v_ < m->nslots && \
+                            (roots[v_] | (r)) != roots[v_]) { roots[v_] |= (r); changed = 1; } } while (0)
+    for (int f = 0; f < m->nfuncs; f++) {
+        if (!fn[f]) continue;
+        for (uint32_t pc = m->funcs[f].pc_begin; pc < m->funcs[f].pc_end; pc++) {
+            const bc_insn *I = &m->code[pc];
+            int fmt = bc_op_fmt[I->op], list = fmt == F_LD || fmt == F_ST || fmt == F_CALL || fmt == F_MMA;
+            uint64_t src = ROOTS(I->a) | ROOTS(I->b) | ROOTS(I->c);
+            if (!(I->flags & BC_IF_HAS_E) && fmt != F_COLL) src |= ROOTS(I->e);
+            if (!list) src |= ROOTS(I->x);
+            if (is_carry_op(I->op)) src |= ROOTS(m->slot_cc);
+            uint64_t out = src;
+            if (fmt == F_LD) out = load_roots(m, I, src);
+            else if (fmt == F_ATOM || fmt == F_CALL || fmt == F_MMA) out = 1ull << BC_ROOT_ANY;
+            else if (fmt == F_SREG) out = I->imm == BC_SR_ENVREG ? 1ull << BC_ROOT_ANY : 0;
+            if (fmt != F_ST) JOIN(I->d, out);
+            if ((I->flags & BC_IF_HAS_E) || fmt == F_COLL) JOIN(I->e, out);
+            if (is_carry_op(I->op)) JOIN(m->slot_cc, out);
+            if (fmt == F_LD)
+                for (uint32_t k = 0; k < I->n && I->x + k < m->nextra; k++) JOIN(m->extra[I->x + k], out);
+            if (fmt == F_MMA && I->x + 4 <= m->nextra) {
+                const uint32_t *ol = &m->extra[I->x];
+                uint64_t c = (uint64_t)ol[0] + ol[1] + ol[2] + ol[3];
+                for (uint64_t k = 0; k < c && I->x + 4 + k < m->nextra; k++) JOIN(ol[4 + k], out);
+            }
+        }
+    }
+#undef ROOTS
+#undef JOIN
+    return changed;
+}
+
+/* Marks in fn the functions kernel k may run (itself and what it calls,
+ * directly or through them); returns 0, or 1 when it may call anything (an
+ * indirect call, a host function). */
+static int reachable(const bc_module *m, int k, uint8_t *fn)
+{
+    int any = 0, grew = 1;
+    fn[k] = 1;
+    while (grew) {
+        grew = 0;
+        for (int f = 0; f < m->nfuncs; f++) {
+            if (fn[f] != 1) continue;
+            fn[f] = 2;                   /* its calls followed */
+            for (uint32_t pc = m->funcs[f].pc_begin; pc < m->funcs[f].pc_end; pc++) {
+                const bc_insn *I = &m->code[pc];
+                if (I->op == OP_CALLI || I->op == OP_CALL_FFI) any = 1;
+                if (I->op == OP_CALL && I->imm >= 0 && I->imm < m->nfuncs && !fn[I->imm]) { fn[I->imm] = 1; grew = 1; }
+            }
+        }
+    }
+    return any;
+}
+
+static uint64_t kernel_store_roots(const bc_module *m, int k, uint64_t *roots, uint8_t *fn)
+{
+    memset(fn, 0, (size_t)m->nfuncs);
+    if (reachable(m, k, fn)) return 1ull << BC_ROOT_ANY;
+    /* the registers these functions own start from nothing; constants keep their roots */
+    for (int f = 0; f < m->nfuncs; f++)
+        if (fn[f] && m->funcs[f].slot_base < m->nslots)
+            memset(roots + m->funcs[f].slot_base, 0, (size_t)(m->funcs[f].nslots < m->nslots - m->funcs[f].slot_base ?
+                                                              m->funcs[f].nslots : m->nslots - m->funcs[f].slot_base) * sizeof *roots);
+    uint32_t hidden[3] = { m->slot_fp, m->slot_cc, m->slot_sink };
+    for (int i = 0; i < 3; i++)
+        if (hidden[i] / BC_WARP < m->nslots) roots[hidden[i] / BC_WARP] = 0;
+    while (roots_pass(m, fn, roots)) {}
+    uint64_t w = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (uint32_t pc = m->funcs[f].pc_begin; fn[f] && pc < m->funcs[f].pc_end; pc++) {
+            const bc_insn *I = &m->code[pc];
+            if (stores_at_a(I))
+                w |= I->a % BC_WARP == 0 && I->a / BC_WARP < m->nslots ? roots[I->a / BC_WARP] : 1ull << BC_ROOT_ANY;
+        }
+    return w;
+}
+
+uint64_t *bc_flow_store_roots(const bc_module *m)
+{
+    uint64_t *w = calloc((size_t)m->nfuncs + 1, sizeof *w);
+    uint64_t *roots = calloc((size_t)m->nslots + 1, sizeof *roots);
+    uint8_t *fn = malloc((size_t)m->nfuncs + 1);
+    if (!w || !roots || !fn) { free(w); free(roots); free(fn); return NULL; }
+    for (int i = 0; i < m->nconst_relocs; i++) {      /* the address of a module variable */
+        const bc_const_reloc *r = &m->const_relocs[i];
+        if (r->slot < m->nslots && m->vars[r->var].space == BC_SP_GLOBAL) roots[r->slot] |= 1ull << BC_ROOT_GLOBALS;
+    }
+    for (int k = 0; k < m->nfuncs; k++)
+        if (m->funcs[k].is_entry && m->funcs[k].kind == BC_FN_DEFINED) w[k] = kernel_store_roots(m, k, roots, fn);
+    free(roots);
+    free(fn);
+    return w;
 }

@@ -101,27 +101,69 @@ static void shadow_free(vm_par *P)
     P->allocs = NULL;
 }
 
-static int shadow_new(vm_par *P, const mem_space *mem)
+/* Marks in w the allocation holding v, or ending at v (a pointer one past
+ * a buffer's end, used with negative offsets). */
+static void mark_holder(const mem_space *mem, uint64_t v, uint8_t *w)
 {
+    int i = mem_find(mem, v, 1);
+    if (i < 0 && v) i = mem_find(mem, v - 1, 1);
+    if (i >= 0) w[i] = 1;
+}
+
+/* Per allocation: whether a store of the kernel may reach it.  A parameter
+ * word whose bytes a store address derives from may hold a pointer anywhere
+ * in it: every 4- and 8-byte value at a 4-byte boundary in or across it is
+ * taken for one. */
+static uint8_t *writable_allocs(const vm_launch *L)
+{
+    const mem_space *mem = L->mem;
+    uint64_t roots = L->m->store_roots ? L->m->store_roots[L->kfunc] : 1ull << BC_ROOT_ANY;
+    uint8_t *w = calloc((size_t)(mem->n ? mem->n : 1), 1);
+    if (!w) return NULL;
+    if (roots >> BC_ROOT_ANY & 1) { memset(w, 1, (size_t)mem->n); return w; }
+    const uint8_t *pb = L->cfg.params;
+    uint64_t np = L->cfg.params_size;
+    for (uint64_t k = 0; k < BC_ROOT_GLOBALS; k++) {
+        if (!(roots >> k & 1)) continue;
+        for (uint64_t j = k * 8 >= 4 ? k * 8 - 4 : 0; j <= k * 8 + 4 && pb; j += 4) {
+            uint32_t v32;
+            uint64_t v64;
+            if (j + 4 <= np) { memcpy(&v32, pb + j, 4); mark_holder(mem, v32, w); }
+            if (j + 8 <= np) { memcpy(&v64, pb + j, 8); mark_holder(mem, v64, w); }
+        }
+    }
+    if (roots >> BC_ROOT_GLOBALS & 1)
+        for (int v = 0; v < L->m->nvars; v++)
+            if (L->m->vars[v].space == BC_SP_GLOBAL && L->var_addr) mark_holder(mem, L->var_addr[v], w);
+    return w;
+}
+
+static int shadow_new(vm_par *P, const vm_launch *L)
+{
+    const mem_space *mem = L->mem;
     P->nallocs = mem->n;
     P->allocs = calloc((size_t)(mem->n ? mem->n : 1), sizeof *P->allocs);
-    if (!P->allocs) return -1;
-    for (int i = 0; i < mem->n; i++) {
+    uint8_t *writable = writable_allocs(L);
+    if (!P->allocs || !writable) { free(writable); return -1; }
+    int bad = 0;
+    for (int i = 0; i < mem->n && !bad; i++) {
         const mem_alloc *al = &mem->allocs[i];
         par_alloc *a = &P->allocs[i];
         a->base = al->base;
         a->size = al->size;
         a->host = al->host;
         a->name = al->name;
-        if (!al->live || !al->size) continue;
+        a->ro = !writable[i];
+        if (!al->live || !al->size || a->ro) continue;
         a->word_bytes = (size_t)((al->size + 3) / 4) * sizeof *a->word;
         a->chunk_bytes = (size_t)((al->size + PAR_CHUNK - 1) / PAR_CHUNK);
         a->word = zalloc(a->word_bytes);
         a->chunk = zalloc(a->chunk_bytes);
         a->undo = zalloc(al->size);
-        if (!a->word || !a->chunk || !a->undo) return -1;
+        bad = !a->word || !a->chunk || !a->undo;
     }
-    return 0;
+    free(writable);
+    return bad ? -1 : 0;
 }
 
 par_alloc *vm_par_alloc(vm_par *P, int i)
@@ -162,6 +204,20 @@ static void conflict(vm_launch *L, par_alloc *a, uint64_t wi)
     pthread_mutex_unlock(&P->lock);
 }
 
+int par_ro_write(vm_launch *L, par_alloc *a, uint64_t off)
+{
+    vm_par *P = L->par;
+    pthread_mutex_lock(&P->lock);
+    if (!P->conflict) {
+        P->conflict = 1;
+        const uint32_t *c = L->cur_cta->ctaid;
+        snprintf(P->conflict_msg, sizeof P->conflict_msg, "block (%u,%u,%u) writes byte %llu of '%s', a buffer that no "
+                 "pointer the kernel's stores use points into", c[0], c[1], c[2], (unsigned long long)off, a->name ? a->name : "?");
+    }
+    pthread_mutex_unlock(&P->lock);
+    return -1;
+}
+
 /* The state a word in state s moves to when the worker with tag t accesses
  * it as `how`, or 0 for a conflict. */
 static uint32_t next_state(uint32_t s, uint32_t t, int how)
@@ -179,6 +235,14 @@ static uint32_t next_state(uint32_t s, uint32_t t, int how)
     return mine ? PAR_K_WRITE | t : 0;               /* this worker alone also reads it or reduces it otherwise */
 }
 
+/* Whether moving a word from state s to n changes memory it guards: the
+ * chunk must be saved first. */
+static inline int needs_save(uint32_t s, uint32_t n)
+{
+    uint32_t nk = n & ~PAR_TAG_MASK, sk = s & ~PAR_TAG_MASK;
+    return nk != PAR_K_READ && (sk == 0 || sk == PAR_K_READ);
+}
+
 int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
 {
     uint32_t t = L->par_tag;
@@ -190,33 +254,36 @@ int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
             return -1;
         }
         if (n == s) return 0;
-        uint32_t nk = n & ~PAR_TAG_MASK, sk = s & ~PAR_TAG_MASK;
-        if (nk != PAR_K_READ && (sk == 0 || sk == PAR_K_READ)) ensure_saved(a, wi);
+        if (needs_save(s, n)) ensure_saved(a, wi);
         if (__atomic_compare_exchange_n(&a->word[wi], &s, (par_word)n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 0;
     }
 }
 
 int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
 {
+    if (a->ro) return how == PAR_READ ? 0 : par_ro_write(L, a, off);
+    const uint64_t ones = 0x0001000100010001ull;   /* one state in each of four words */
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
-    uint32_t fresh = next_state(0, tag, how);
-    uint64_t four = 0x0001000100010001ull * fresh;
+    uint64_t mine = ones * (PAR_K_WRITE | tag);     /* this worker's: anything goes */
+    uint64_t steady = how == PAR_READ ? ones * PAR_K_READ : mine;   /* read by several workers */
     for (uint64_t wi = w0; wi <= w1;) {
         if (wi % 4 == 0 && wi + 3 <= w1) {
             uint64_t *q = (uint64_t *)(a->word + wi), v = __atomic_load_n(q, __ATOMIC_RELAXED);
-            if (v == four) { wi += 4; continue; }
-            if (!v) {
-                if (fresh >> PAR_TAG_BITS != PAR_K_READ >> PAR_TAG_BITS) ensure_saved(a, wi);
-                if (__atomic_compare_exchange_n(q, &v, four, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            if (v == mine || v == steady) { wi += 4; continue; }
+            uint32_t s = (uint32_t)(v & 0xffff), nx = next_state(s, tag, how);
+            if (v == ones * s && nx) {      /* four words in one state: one step for all of them */
+                if (nx == s) { wi += 4; continue; }
+                if (needs_save(s, nx)) ensure_saved(a, wi);
+                if (__atomic_compare_exchange_n(q, &v, ones * nx, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) wi += 4;
+                continue;                   /* on a lost race, this group again */
             }
             /* reads of words only ever read, none of them by this worker alone:
              * shared by several workers, four at a time */
-            const uint64_t kinds = 0xf000f000f000f000ull, read4 = 0x0001000100010001ull * PAR_K_READ;
-            uint64_t mine = (v ^ 0x0001000100010001ull * tag) & 0x0fff0fff0fff0fffull;   /* 0 in a word of tag */
-            if (how == PAR_READ && (v & kinds) == read4 &&
-                !((mine - 0x0001000100010001ull) & ~mine & 0x8000800080008000ull)) {
-                if (v == read4) { wi += 4; continue; }
-                if (__atomic_compare_exchange_n(q, &v, read4, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) { wi += 4; continue; }
+            const uint64_t kinds = 0xf000f000f000f000ull, read4 = ones * PAR_K_READ;
+            uint64_t tagged = (v ^ ones * tag) & 0x0fff0fff0fff0fffull;   /* 0 in a word of tag */
+            if (how == PAR_READ && (v & kinds) == read4 && !((tagged - ones) & ~tagged & 0x8000800080008000ull)) {
+                if (__atomic_compare_exchange_n(q, &v, read4, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) wi += 4;
+                continue;
             }
         }
         if (par_track(L, tag, a, wi * 4, 4, how)) return -1;
@@ -448,7 +515,7 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
     uint64_t nw = (uint64_t)L->cfg.jobs < L->nctas ? (uint64_t)L->cfg.jobs : L->nctas;
     if (nw > PAR_MAX_WORKERS) nw = PAR_MAX_WORKERS;
     P->workers = calloc(nw, sizeof *P->workers);
-    int bad = !P->workers || shadow_new(P, L->mem) || !(P->atom_how = atom_kinds(L->m));
+    int bad = !P->workers || shadow_new(P, L) || !(P->atom_how = atom_kinds(L->m));
     for (uint64_t i = 0; i < nw && !bad; i++) {
         P->nworkers++;
         bad = worker_init(P, &P->workers[i], L);

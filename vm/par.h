@@ -29,6 +29,11 @@
  * thread, which gives exactly one thread's result and report.  A time limit
  * stops the workers and is reported as is (it depends on timing anyway).
  *
+ * Buffers that no store of the kernel can reach (bc_flow_store_roots
+ * with the launch's parameter values) are read-only for the launch: their
+ * reads need no shadow, and a write to one (the analysis missed a way to
+ * it) stops the launch like a conflict, so the analysis decides speed only.
+ *
  * Launches that run on one thread from the start: one block, resident CTAs
  * or a cooperative launch (blocks interleave by design), hooks (the checker,
  * the debugger, statistics) unless they declare thread_safe, and kernels
@@ -75,6 +80,8 @@ typedef struct par_alloc {
     uint8_t *chunk;            /* per PAR_CHUNK bytes: 0 not saved, 1 being saved, 2 saved */
     uint8_t *undo;             /* saved chunks, as they were when the launch started */
     size_t word_bytes, chunk_bytes;
+    int ro;                    /* no store of the kernel reaches it (bc_flow_store_roots): reads are
+                                  not tracked (no shadow), a write stops the launch like a conflict */
 } par_alloc;
 
 typedef struct vm_par vm_par;
@@ -99,6 +106,9 @@ int vm_par_limits(struct vm_launch *L);
 /* The slow path of par_track for one word: 0, or -1 on a conflict. */
 int par_word_slow(struct vm_launch *L, par_alloc *a, uint64_t wi, int how);
 
+/* A write to a read-only allocation: notes it as the conflict; returns -1. */
+int par_ro_write(struct vm_launch *L, par_alloc *a, uint64_t off);
+
 /* par_track for a whole warp accessing n consecutive bytes from off (lane l
  * at off + l * n / 32): untouched words are claimed four at a time. */
 int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how);
@@ -109,6 +119,7 @@ int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off,
  * thread).  Must come before the access itself. */
 static inline int par_track(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
 {
+    if (a->ro) return how == PAR_READ ? 0 : par_ro_write(L, a, off);
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     for (uint64_t wi = w0; wi <= w1; wi++) {
         uint32_t s = __atomic_load_n(&a->word[wi], __ATOMIC_RELAXED);

@@ -120,3 +120,16 @@ extern "C" __global__ void independent(const unsigned *in, unsigned *out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = spin(in[i] + (unsigned)i);
 }
+
+// hidden_write: out + k (k an integer: the distance from out to in in the
+// case file's layout) lands in `in`, which the analysis of store addresses
+// takes for read-only (no pointer a store uses points into it).  Block b
+// reads in[b - 1], which block b - 1 wrote: the write must stop the parallel
+// run, and one thread's result is seen[b] = b.
+extern "C" __global__ void hidden_write(int *out, long long k, const int *in, int *seen) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) {
+        seen[blockIdx.x] = blockIdx.x ? in[blockIdx.x - 1] : -1;
+        out[k + blockIdx.x] = blockIdx.x + 1 + (int)(x & 0);
+    }
+}
