@@ -9,6 +9,7 @@
 #include "par.h"
 
 #define PAR_MMAP_MIN (64u << 10)   /* larger zeroed arrays come from mmap: zero pages, freed at once */
+#define PAR_POPULATE_MAX (16u << 20)  /* shadow words of one launch mapped at once, up to this many bytes */
 
 /* One block's printf output, kept until the launch ends. */
 typedef struct par_out { uint64_t pos; char *text; size_t len; } par_out;
@@ -71,10 +72,15 @@ int vm_par_eligible(const vm_launch *L, const char **why)
 
 /* ---- shadow memory -------------------------------------------------------------------- */
 
-static void *zalloc(size_t n)
+/* A zeroed array of n bytes.  populate: map its pages now.  The shadow is
+ * read before it is written, so a page that is only mapped on demand is
+ * first the shared zero page and then, on the first write, a fresh page
+ * whose mapping change interrupts the other workers' cores (a TLB flush). */
+static void *zalloc(size_t n, int populate)
 {
     if (n < PAR_MMAP_MIN) return calloc(1, n ? n : 1);
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (populate ? MAP_POPULATE : 0),
+                   -1, 0);
     if (p == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, n, MADV_HUGEPAGE);       /* fewer page faults, which two threads would also contend on */
@@ -146,6 +152,7 @@ static int shadow_new(vm_par *P, const vm_launch *L)
     uint8_t *writable = writable_allocs(L);
     if (!P->allocs || !writable) { free(writable); return -1; }
     int bad = 0;
+    size_t populated = 0;
     for (int i = 0; i < mem->n && !bad; i++) {
         const mem_alloc *al = &mem->allocs[i];
         par_alloc *a = &P->allocs[i];
@@ -157,9 +164,11 @@ static int shadow_new(vm_par *P, const vm_launch *L)
         if (!al->live || !al->size || a->ro) continue;
         a->word_bytes = (size_t)((al->size + 3) / 4) * sizeof *a->word;
         a->chunk_bytes = (size_t)((al->size + PAR_CHUNK - 1) / PAR_CHUNK);
-        a->word = zalloc(a->word_bytes);
-        a->chunk = zalloc(a->chunk_bytes);
-        a->undo = zalloc(al->size);
+        int populate = a->word_bytes <= PAR_POPULATE_MAX - populated;
+        if (populate) populated += a->word_bytes;
+        a->word = zalloc(a->word_bytes, populate);
+        a->chunk = zalloc(a->chunk_bytes, populate);
+        a->undo = zalloc(al->size, 0);      /* written before it is read */
         bad = !a->word || !a->chunk || !a->undo;
     }
     free(writable);
