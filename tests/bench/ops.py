@@ -31,6 +31,8 @@ HEADER = """.version 8.0
   mov.u32 %r3, sh;
   add.s32 %r4, %r3, %r2;
   cvt.rn.f32.u32 %f1, %r1;
+  add.f32 %f5, %f1, 0f3fc00000;     // 1.5 + tid: different significands per lane
+  fma.rn.f32 %f6, %f1, 0f3c800000, 0fc0000000;   // tid / 64 - 2: in [-2, 2)
   cvt.rn.f64.u32 %fd1, %r1;
   cvt.u64.u32 %rd4, %r1;
   mov.f32 %f2, 0f3f800000;
@@ -103,9 +105,11 @@ OPS = [
     ('sqrt.rn.f64', 'sqrt.rn.f64 %fd4, %fd2;'),
     ('div.rn.f64', 'div.rn.f64 %fd4, %fd2, %fd3;'),
     ('rcp.rn.f64', 'rcp.rn.f64 %fd4, %fd2;'),
-    ('rsqrt.approx.f32', 'rsqrt.approx.f32 %f4, %f2;'),
-    ('rcp.approx.f32', 'rcp.approx.ftz.f32 %f4, %f2;'),
-    ('ex2.approx.f32', 'ex2.approx.ftz.f32 %f4, %f2;'),
+    ('rsqrt.approx.f32', 'rsqrt.approx.f32 %f4, %f5;'),
+    ('rcp.approx.f32', 'rcp.approx.ftz.f32 %f4, %f5;'),
+    ('ex2.approx.f32', 'ex2.approx.ftz.f32 %f4, %f6;'),
+    ('lg2.approx.f32', 'lg2.approx.ftz.f32 %f4, %f5;'),
+    ('sin.approx.f32', 'sin.approx.ftz.f32 %f4, %f6;'),
     ('add.f64', 'add.f64 %fd4, %fd2, %fd3;'),
     ('fma.rn.f64', 'fma.rn.f64 %fd4, %fd2, %fd3, %fd1;'),
     ('ld.shared.u32', 'ld.shared.u32 %r6, [%r4];'),
