@@ -211,9 +211,40 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
     return 1;
 }
 
+/* shfl.sync by a whole warp whose membermask is every lane and whose lane
+ * operand b and clamp c are the same in every lane (what nvcc's reductions
+ * and scans issue): coll_complete's result without its general steps, the
+ * mode chosen once.  0 when the operands differ by lane. */
+__attribute__((target_clones("avx2", "default"))) static int shfl_warp(uint64_t *R, const bc_insn *I)
+{
+    const uint64_t *rx = R + I->x, *rb = R + I->b, *rc = R + I->c, *ra = R + I->a;
+    uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
+    for (int l = 0; l < BC_WARP; l++) diff |= ((uint32_t)rx[l] ^ 0xffffffffu) | (rb[l] ^ b0) | (rc[l] ^ c0);
+    if (diff) return 0;
+    uint32_t off = (uint32_t)b0 & 31, clampv = (uint32_t)c0 & 31, seg = (uint32_t)(c0 >> 8) & 31;
+    uint64_t d[BC_WARP], e[BC_WARP];
+#define SHFL_LANES(J, OK) for (int l = 0; l < BC_WARP; l++) { \
+        int first = l & (int)seg, bound = first | (int)(clampv & ~seg), j = (J), ok = (OK); \
+        d[l] = (uint32_t)ra[ok ? j : l]; e[l] = (uint64_t)ok; }
+    switch (I->m1) {                   /* shfl_source's cases */
+    case BC_SHFL_UP: SHFL_LANES(l - (int)off, j >= bound) break;
+    case BC_SHFL_DOWN: SHFL_LANES(l + (int)off, j <= bound) break;
+    case BC_SHFL_BFLY: SHFL_LANES(l ^ (int)off, j <= bound) break;
+    default: SHFL_LANES(first | (int)(off & ~seg), j <= bound) break;
+    }
+#undef SHFL_LANES
+    memcpy(R + I->d, d, sizeof d);
+    if (I->flags & BC_IF_HAS_E) memcpy(R + I->e, e, sizeof e);
+    return 1;
+}
+
 int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
 {
     if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
+    if (I->op == OP_SHFL && group == 0xffffffffu && shfl_warp(w->R, I)) {
+        w->excused = 0;                /* what completing the rendezvous of the full mask does */
+        return 1;
+    }
     const uint64_t *rx = w->R + I->x;
     uint32_t M = (uint32_t)rx[__builtin_ctz(group)], diff = 0;
     if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
