@@ -466,6 +466,15 @@ static void bits(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
     if (n > 3) i.c = src(c, in->opds[3], AST_T_U32);
     if (n > 4) i.e = src(c, in->opds[4], AST_T_U32);
     if (i.op == OP_FNS) { i.b = src(c, in->opds[2], AST_T_U32); i.c = src(c, in->opds[3], AST_T_S32); }
+    /* bfe.s32 with an immediate position of 32 or more and an immediate length of 1 or more is
+     * all ones on sm_90 whatever a is (what ptxas makes of it; from registers it is a's bit 31
+     * repeated, as the PTX manual says): tests/cases/bfe_edge, recorded on an H100 */
+    if (i.op == OP_BFE_S32 && in->opds[2]->kind == AST_OPD_INT && in->opds[3]->kind == AST_OPD_INT &&
+        (in->opds[2]->ival & 0xff) >= 32 && (in->opds[3]->ival & 0xff) >= 1) {
+        i.op = OP_MOV;
+        i.a = cc_const(c, 0xffffffffu);
+        i.b = i.c = 0;
+    }
     cc_emit(c, i);
 }
 
