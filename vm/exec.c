@@ -150,6 +150,23 @@ static inline uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int
     return field | (sbit ? low_mask((uint32_t)bits) & ~low_mask(n) : 0);
 }
 
+/* bfe() of a whole warp whose position and length are constants, the same
+ * in every lane: the shift, mask and sign bit worked out once, so the lane
+ * loop is shifts and ands (it vectorises; bfe() per lane does not). */
+static inline void bfe_row(uint64_t *d, const uint64_t *a, uint32_t pos, uint32_t len, int bits, int sign)
+{
+    bf_args(&pos, &len, bits);
+    uint32_t msb = (uint32_t)bits - 1, top = pos + len - 1 < msb ? pos + len - 1 : msb;
+    uint32_t n = pos > msb ? 0 : (len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos), sh = pos > msb ? 0 : pos;
+    uint64_t mask = low_mask(n), ext = sign && len ? low_mask((uint32_t)bits) & ~low_mask(n) : 0;
+    uint64_t width = low_mask((uint32_t)bits);
+#pragma GCC ivdep
+    for (int l = 0; l < BC_WARP; l++) {          /* d may be a: each lane reads its own first */
+        uint64_t v = a[l] & width;
+        d[l] = ((v >> sh) & mask) | ((0 - ((v >> (top & 63)) & 1)) & ext);
+    }
+}
+
 /* b with bits [pos, pos + len) (within bits) replaced by the low bits of a. */
 static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
 {
@@ -1710,10 +1727,14 @@ next_group:
         vmcase(BFIND_S32) LANES_D(bfind(A32, 32, 1, I->m1)); vmnext
         vmcase(BFIND_U64) LANES_D(bfind(A, 64, 0, I->m1)); vmnext
         vmcase(BFIND_S64) LANES_D(bfind(A, 64, 1, I->m1)); vmnext
-        vmcase(BFE_U32) LANES_D(bfe(A32, B32, C32, 32, 0)); vmnext
-        vmcase(BFE_S32) LANES_D(bfe(A32, B32, C32, 32, 1)); vmnext
-        vmcase(BFE_U64) LANES_D(bfe(A, B32, C32, 64, 0)); vmnext
-        vmcase(BFE_S64) LANES_D(bfe(A, B32, C32, 64, 1)); vmnext
+        /* position and length are nearly always immediates (constant slots: one value in every lane) */
+#define BFE_CONST(bits, sign) if (m == FULL && I->b / BC_WARP < M->nconsts && I->c / BC_WARP < M->nconsts) { \
+            bfe_row(R + I->d, R + I->a, (uint32_t)R[I->b], (uint32_t)R[I->c], bits, sign); vmnext }
+        vmcase(BFE_U32) BFE_CONST(32, 0) LANES_D(bfe(A32, B32, C32, 32, 0)); vmnext
+        vmcase(BFE_S32) BFE_CONST(32, 1) LANES_D(bfe(A32, B32, C32, 32, 1)); vmnext
+        vmcase(BFE_U64) BFE_CONST(64, 0) LANES_D(bfe(A, B32, C32, 64, 0)); vmnext
+        vmcase(BFE_S64) BFE_CONST(64, 1) LANES_D(bfe(A, B32, C32, 64, 1)); vmnext
+#undef BFE_CONST
         vmcase(BFI_32)
 #if defined(__AVX2__)
             if (m == FULL) { bfi32_row(R + I->d, R + I->a, R + I->b, R + I->c, R + I->e); vmnext }
