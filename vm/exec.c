@@ -544,6 +544,25 @@ static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
 #endif
 
 #if defined(__AVX2__)
+/* prmt's default mode for a whole warp whose selector c is a constant with
+ * no sign-replicating nibble: one byte shuffle of each lane's b:a (4 lanes
+ * per AVX2 operation), the same result as prmt0 per lane. */
+static inline void prmt0_row(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t c)
+{
+    /* per 64-bit lane: result bytes 0..3 are bytes (c >> 4k) & 7 of b:a (of the lane's half of
+     * the 128-bit row: + 8 in the odd lanes), bytes 4..7 are zero (index bit 7 set) */
+    uint64_t q0 = _pdep_u32(c, 0x07070707u) | 0x8080808000000000ull, q1 = q0 + 0x08080808u;
+    const __m256i sel = _mm256_set_epi64x((long long)q1, (long long)q0, (long long)q1, (long long)q0);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i vb = _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), 32);
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_shuffle_epi8(_mm256_or_si256(va, vb), sel));
+    }
+}
+#endif
+
+#if defined(__AVX2__)
 /* f32 add, sub, mul and fma (.rn, no .ftz or .sat) of a whole warp on the
  * 64-bit slots as they are: narrow values are stored zero-extended, so 4
  * slots are 8 floats whose odd ones are +0.  The odd results are masked off
@@ -1741,7 +1760,15 @@ next_group:
 #endif
             LANES_D((uint32_t)bfi(A32, B32, C32, (uint32_t)E, 32)); vmnext
         vmcase(BFI_64) LANES_D(bfi(A, B, C32, (uint32_t)E, 64)); vmnext
-        vmcase(PRMT) if (!I->m1) LANES_D(prmt0(A32, B32, C32)); else LANES_D(prmt(A32, B32, C32, I->m1)); vmnext
+        vmcase(PRMT)
+#if defined(__AVX2__)
+            if (!I->m1 && m == FULL && I->c / BC_WARP < M->nconsts && !((uint32_t)R[I->c] & 0x8888u)) {
+                prmt0_row(R + I->d, R + I->a, R + I->b, (uint32_t)R[I->c]);
+                vmnext
+            }
+#endif
+            if (!I->m1) LANES_D(prmt0(A32, B32, C32)); else LANES_D(prmt(A32, B32, C32, I->m1));
+            vmnext
         vmcase(LOP3) { uint32_t mk[8];
             for (int k = 0; k < 8; k++) mk[k] = 0u - (((uint32_t)I->imm >> k) & 1);
             LANES_D(lop3(A32, B32, C32, mk)); } vmnext
