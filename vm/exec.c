@@ -563,6 +563,32 @@ static inline void prmt0_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
 #endif
 
 #if defined(__AVX2__)
+/* minmax32 of a whole warp, 4 lanes per AVX2 operation: the same total order
+ * of non-NaNs (key = magnitude, complemented when negative), the same NaN
+ * rules. */
+static inline void minmax32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int nan_mode, int ismax)
+{
+    const __m256i mag = _mm256_set1_epi64x(0x7fffffff), inf = _mm256_set1_epi64x(0x7f800000), zero = _mm256_setzero_si256();
+    const __m256i all = _mm256_set1_epi64x(-1), canon = _mm256_set1_epi64x(0x7fffffff), lo = _mm256_set1_epi64x(0xffffffff);
+    const __m256i nanm = nan_mode ? all : zero;
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i vb = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(b + l)), lo);
+        __m256i ma = _mm256_and_si256(va, mag), mb = _mm256_and_si256(vb, mag);
+        __m256i na = _mm256_cmpgt_epi64(ma, inf), nb = _mm256_cmpgt_epi64(mb, inf);
+        __m256i ka = _mm256_xor_si256(ma, _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31)));   /* ~mag when negative */
+        __m256i kb = _mm256_xor_si256(mb, _mm256_sub_epi64(zero, _mm256_srli_epi64(vb, 31)));
+        __m256i take_b = ismax ? _mm256_cmpgt_epi64(kb, ka) : _mm256_cmpgt_epi64(ka, kb);
+        __m256i r = _mm256_blendv_epi8(va, vb, take_b);
+        r = _mm256_blendv_epi8(r, va, nb);
+        r = _mm256_blendv_epi8(r, vb, na);
+        __m256i canon_m = _mm256_or_si256(_mm256_and_si256(na, nb), _mm256_and_si256(_mm256_or_si256(na, nb), nanm));
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(r, canon, canon_m));
+    }
+}
+#endif
+
+#if defined(__AVX2__)
 /* f32 add, sub, mul and fma (.rn, no .ftz or .sat) of a whole warp on the
  * 64-bit slots as they are: narrow values are stored zero-extended, so 4
  * slots are 8 floats whose odd ones are +0.  The odd results are masked off
@@ -1884,8 +1910,14 @@ next_group:
         vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
         vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
         vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
-        vmcase(MIN_F32) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 0)); else LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(MAX_F32) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 1)); else LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+#if defined(__AVX2__)
+#define MINMAX32_ROW(ismax) if (m == FULL && !FTZ) { minmax32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax); vmnext }
+#else
+#define MINMAX32_ROW(ismax)
+#endif
+        vmcase(MIN_F32) MINMAX32_ROW(0) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 0)); else LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) MINMAX32_ROW(1) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 1)); else LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+#undef MINMAX32_ROW
         vmcase(ABS_F32) if (!FTZ) LANES_D(absneg32(A32, 0, 0x7fffffffu)); else LANES_D(fp32_abs(A32, FTZ)); vmnext
         vmcase(NEG_F32) if (!FTZ) LANES_D(absneg32(A32, 0x80000000u, 0xffffffffu)); else LANES_D(fp32_neg(A32, FTZ)); vmnext
         vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
