@@ -1,6 +1,7 @@
 /* par.c — several host threads running the CTAs of one launch, with one
  * thread's results (the scheme: par.h). */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,32 +199,35 @@ static void ensure_saved(par_alloc *a, uint64_t wi)
 }
 
 
-/* Notes the first conflict: the block and the word. */
-static void conflict(vm_launch *L, par_alloc *a, uint64_t wi)
+/* Notes the first conflict: "block (x,y,z) " and then fmt's text. */
+static void note_conflict(vm_launch *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_conflict(vm_launch *L, const char *fmt, ...)
 {
     vm_par *P = L->par;
     pthread_mutex_lock(&P->lock);
     if (!P->conflict) {
         P->conflict = 1;
         const uint32_t *c = L->cur_cta->ctaid;
-        snprintf(P->conflict_msg, sizeof P->conflict_msg, "block (%u,%u,%u) and a block on another thread both use bytes "
-                 "%llu..%llu of '%s', one of them writing", c[0], c[1], c[2], (unsigned long long)wi * 4,
-                 (unsigned long long)wi * 4 + 3, a->name ? a->name : "?");
+        int n = snprintf(P->conflict_msg, sizeof P->conflict_msg, "block (%u,%u,%u) ", c[0], c[1], c[2]);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(P->conflict_msg + n, sizeof P->conflict_msg - (size_t)n, fmt, ap);
+        va_end(ap);
     }
     pthread_mutex_unlock(&P->lock);
 }
 
+/* A word that two workers use, one of them writing. */
+static void conflict(vm_launch *L, par_alloc *a, uint64_t wi)
+{
+    note_conflict(L, "and a block on another thread both use bytes %llu..%llu of '%s', one of them writing",
+                  (unsigned long long)wi * 4, (unsigned long long)wi * 4 + 3, a->name ? a->name : "?");
+}
+
 int par_ro_write(vm_launch *L, par_alloc *a, uint64_t off)
 {
-    vm_par *P = L->par;
-    pthread_mutex_lock(&P->lock);
-    if (!P->conflict) {
-        P->conflict = 1;
-        const uint32_t *c = L->cur_cta->ctaid;
-        snprintf(P->conflict_msg, sizeof P->conflict_msg, "block (%u,%u,%u) writes byte %llu of '%s', a buffer that no "
-                 "pointer the kernel's stores use points into", c[0], c[1], c[2], (unsigned long long)off, a->name ? a->name : "?");
-    }
-    pthread_mutex_unlock(&P->lock);
+    note_conflict(L, "writes byte %llu of '%s', a buffer that no pointer the kernel's stores use points into",
+                  (unsigned long long)off, a->name ? a->name : "?");
     return -1;
 }
 
