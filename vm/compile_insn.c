@@ -475,6 +475,14 @@ static void bits(bc_cc *c, const ast_insn *in, const mods *m, const char *op)
         i.a = cc_const(c, 0xffffffffu);
         i.b = i.c = 0;
     }
+    /* bfi.b32 with an immediate position that is not a multiple of 8 (below 32) and an immediate
+     * length of 32 or more inserts (length mod 32) bits on sm_90 (ptxas builds the mask with 32-bit
+     * shifts, which wrap; whole bytes it moves otherwise, and from registers the manual's clamp
+     * holds): recorded on an H100 for every position 0..40 and length 0..70 (tests/cases/bfi_imm, imm_edge) */
+    if (i.op == OP_BFI_32 && in->opds[3]->kind == AST_OPD_INT && in->opds[4]->kind == AST_OPD_INT) {
+        uint32_t pos = (uint32_t)in->opds[3]->ival & 0xff, len = (uint32_t)in->opds[4]->ival & 0xff;
+        if (pos < 32 && pos % 8 && len >= 32) i.e = cc_const(c, len & 31);
+    }
     cc_emit(c, i);
 }
 
