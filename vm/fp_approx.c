@@ -6,6 +6,7 @@
 #include "fp.h"
 #include <math.h>
 #include <string.h>
+#include <stddef.h>
 
 static inline float b2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t f2b(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -422,6 +423,117 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
     /* non-ftz subnormal: lg2(x * 2^24) - 24 */
     return fp32_add(mufu_lg2(fp32_mul(a, 0x4b800000u, FP_RN, 0, 0)), 0xc1c00000u, FP_RN, 0, 0);
 }
+
+/* ---- whole warps (the AVX2 copy of the dispatch loop calls these) ----------------------
+ * The table interpolation of mufu_rcp and mufu_ex2 for 32 lanes, 4 per AVX2 operation: the
+ * segment's coefficients gathered, the squarer's 7 steps on vectors.  Lanes whose input the
+ * scalar function treats apart (zero, subnormal, inf, NaN; out-of-range scaling) are redone
+ * by it, so every lane gets the scalar function's bits (tests/fp/mufu_check compares them). */
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* mufu_sq of 4 lanes of 17-bit x */
+__attribute__((target("avx2"))) static inline __m256i mufu_sq4(__m256i x)
+{
+    const __m256i m511 = _mm256_set1_epi64x(511), one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
+    __m256i h = _mm256_srli_epi64(x, 9), l = _mm256_and_si256(x, m511);
+    __m256i r = _mm256_srli_epi64(_mm256_mul_epu32(h, h), 1);
+#define SQ_STEP(a) r = _mm256_add_epi64(r, _mm256_and_si256(_mm256_srli_epi64(l, 9 - (a)), \
+                           _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srli_epi64(h, a), one))))
+    SQ_STEP(1); SQ_STEP(2); SQ_STEP(3); SQ_STEP(4); SQ_STEP(5); SQ_STEP(6); SQ_STEP(7);
+#undef SQ_STEP
+    return r;
+}
+
+/* d + b * x + c * sq for the segments idx (gathered from tab) */
+__attribute__((target("avx2"))) static inline __m256i mufu_poly4(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq)
+{
+    __m256i off = _mm256_slli_epi64(idx, 4);                 /* sizeof (mufu_seg) == 16 */
+    __m256i d = _mm256_i64gather_epi64((const long long *)(const void *)&tab[0].d, off, 1);
+    __m256i bc = _mm256_i64gather_epi64((const long long *)(const void *)&tab[0].b, off, 1);
+    __m256i bx = _mm256_mul_epi32(bc, x);                    /* b: the low 32 bits, signed */
+    __m256i csq = _mm256_mul_epi32(_mm256_srli_epi64(bc, 32), sq);
+    return _mm256_add_epi64(d, _mm256_add_epi64(bx, csq));
+}
+
+/* sign s, exponent e and significand v: v >= 2^24 takes one more exponent step (v halved);
+ * then e <= 0 gives +-0 and e >= 255 infinity (as mufu_rcp and mufu_ex2 end) */
+__attribute__((target("avx2"))) static inline __m256i mufu_pack4(__m256i v, __m256i e, __m256i s)
+{
+    const __m256i top = _mm256_set1_epi64x(0xffffff), frac = _mm256_set1_epi64x(0x7fffff);
+    __m256i ge = _mm256_cmpgt_epi64(v, top);
+    v = _mm256_blendv_epi8(v, _mm256_srli_epi64(v, 1), ge);
+    e = _mm256_sub_epi64(e, ge);                              /* ge is -1 where it holds */
+    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(v, frac)));
+    r = _mm256_blendv_epi8(r, s, _mm256_cmpgt_epi64(_mm256_set1_epi64x(1), e));
+    return _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi64x(0x7f800000)), _mm256_cmpgt_epi64(e, _mm256_set1_epi64x(254)));
+}
+
+_Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
+
+__attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+{
+    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
+    memcpy(a, src, sizeof a);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), sign = _mm256_set1_epi64x(0x80000000), ff = _mm256_set1_epi64x(0xff);
+    const __m256i frac = _mm256_set1_epi64x(0x7fffff), m16 = _mm256_set1_epi64x(0xffff), c253 = _mm256_set1_epi64x(253);
+    /* fp32_rcp_approx's other paths: exponent 0 or 255, and without .ftz the scaled ranges */
+    const __m256i zero = _mm256_setzero_si256(), mmax = _mm256_set1_epi64x(ftz ? 0x7f7fffff : 0x7e800000);
+    uint32_t redo = 0;
+    for (int l = 0; l < 32; l += 4) {
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i s = _mm256_and_si256(va, sign), f = _mm256_and_si256(va, frac);
+        __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
+        __m256i m = _mm256_andnot_si256(sign, va);
+        __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(m, mmax));
+        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
+        __m256i x = _mm256_and_si256(f, m16);
+        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rcp_tab, _mm256_srli_epi64(f, 16), x,
+                                                 mufu_sq4(_mm256_slli_epi64(x, 1))), 15);
+        _mm256_storeu_si256((__m256i *)(d + l), mufu_pack4(v, _mm256_sub_epi64(c253, ex), s));
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = fp32_rcp_approx((uint32_t)a[l], ftz);
+    }
+}
+
+__attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+{
+    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
+    memcpy(a, src, sizeof a);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
+    const __m256i frac = _mm256_set1_epi64x(0x7fffff), hid = _mm256_set1_epi64x(0x800000), c127 = _mm256_set1_epi64x(127);
+    const __m256i six = _mm256_set1_epi64x(6), m17 = _mm256_set1_epi64x(0x1ffff);
+    const __m256i small = _mm256_set1_epi64x(ftz ? 0xffffffff : 0xc2fc0000);   /* beyond: x < -126 without .ftz */
+    uint32_t redo = 0;
+    for (int l = 0; l < 32; l += 4) {
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i be = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), sh = _mm256_sub_epi64(be, c127);
+        /* inf, NaN, |x| >= 128 and (without .ftz) x < -126: the scalar function */
+        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(sh, six), _mm256_cmpgt_epi64(va, small));
+        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
+        __m256i m = _mm256_or_si256(_mm256_and_si256(va, frac), hid);
+        __m256i up = _mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero));          /* sh in [-127, 6]: */
+        __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));   /* the 32-bit max */
+        __m256i fx = _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh));                  /* of a 64-bit lane */
+        fx = _mm256_andnot_si256(_mm256_cmpeq_epi64(be, zero), fx);            /* subnormal or zero: 0 */
+        __m256i I = _mm256_srli_epi64(fx, 23), F = _mm256_and_si256(fx, frac);
+        __m256i sg = _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31));          /* -1 where negative */
+        __m256i fnz = _mm256_andnot_si256(_mm256_cmpeq_epi64(F, zero), sg);      /* negative with a fraction */
+        __m256i negI = _mm256_sub_epi64(zero, I);
+        I = _mm256_blendv_epi8(I, _mm256_add_epi64(negI, fnz), sg);             /* -I, or -I - 1 */
+        F = _mm256_xor_si256(F, _mm256_and_si256(fnz, frac));                   /* ones' complement */
+        __m256i x = _mm256_and_si256(F, m17);
+        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_ex2_tab, _mm256_srli_epi64(F, 17), x, mufu_sq4(x)), 15);
+        _mm256_storeu_si256((__m256i *)(d + l), mufu_pack4(v, _mm256_add_epi64(I, c127), zero));
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = fp32_ex2_approx((uint32_t)a[l], ftz);
+    }
+}
+#endif
 
 /* MUFU.SIN / MUFU.COS.  ptxas emits t = x * f32(1/(2pi)) rounded toward zero
  * (FMUL.RZ), then MUFU.SIN/COS of t in revolutions.  The unit keeps T, the

@@ -73,6 +73,37 @@ int main(void)
         printf("%s %-22s inputs %08x..%08x (%u)\n", ok ? "PASS" : "FAIL", names[rows[r].op], rows[r].base,
                rows[r].base + rows[r].n - 1, rows[r].n);
     }
+#if defined(__x86_64__)
+    /* the whole-warp rows (vm/fp_approx.c) against the functions checked above: every input of
+     * binade and every 1021st input of all 2^32, with and without .ftz (all 2^32 were compared
+     * once, with no difference) */
+    static const struct {
+        const char *name;
+        void (*row)(uint64_t *, const uint64_t *, int);
+        uint32_t (*one)(uint32_t, int);
+        uint32_t dense;                /* a binade checked input by input */
+    } rows_fn[] = {
+        {"rcp", fp32_rcp_approx_row, fp32_rcp_approx, 0x3f800000u},
+        {"ex2", fp32_ex2_approx_row, fp32_ex2_approx, 0xbf800000u},
+    };
+    if (__builtin_cpu_supports("avx2")) {
+        for (int fn = 0; fn < 2; fn++)
+        for (int ftz = 0; ftz < 2; ftz++) {
+            long bad = 0, n = 0;
+            uint64_t in[32], out[32];
+            for (uint64_t a = 0; a < (1ull << 32); a += 32) {
+                int dense = a >= rows_fn[fn].dense && a < rows_fn[fn].dense + 0x800000u;
+                if (!dense && a % (1021 * 32)) continue;
+                for (int l = 0; l < 32; l++) in[l] = dense ? (uint32_t)(a + l) : (uint32_t)(a * 7 + l * 0x9e3779b1u);
+                rows_fn[fn].row(out, in, ftz);
+                for (int l = 0; l < 32; l++, n++) bad += out[l] != rows_fn[fn].one((uint32_t)in[l], ftz);
+            }
+            printf("%s %s.approx%s.f32 whole-warp row against the scalar: %ld inputs, %ld differ\n", bad ? "FAIL" : "PASS",
+                   rows_fn[fn].name, ftz ? ".ftz" : "", n, bad);
+            fails += bad != 0;
+        }
+    } else printf("SKIP whole-warp rows: this CPU has no AVX2\n");
+#endif
     printf("mufu exhaustive: %d failed\n", fails);
     return fails != 0;
 }
