@@ -1908,7 +1908,11 @@ next_group:
             if (m == FULL) { fp32_rcp_approx_row(R + I->d, R + I->a, FTZ); vmnext }
 #endif
             LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32)
+#if defined(__AVX2__)
+            if (m == FULL) { fp32_rsqrt_approx_row(R + I->d, R + I->a, FTZ); vmnext }
+#endif
+            LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
         vmcase(EX2_APPROX_F32)
 #if defined(__AVX2__)
             if (m == FULL) { fp32_ex2_approx_row(R + I->d, R + I->a, FTZ); vmnext }

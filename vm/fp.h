@@ -55,6 +55,7 @@ uint32_t fp32_rcp_approx(uint32_t a, int ftz);
 void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz);
 uint32_t fp32_sqrt_approx(uint32_t a, int ftz);
 uint32_t fp32_rsqrt_approx(uint32_t a, int ftz);
+void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 */
 uint32_t fp32_ex2_approx(uint32_t a, int ftz);
 void fp32_ex2_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 */
 uint32_t fp32_lg2_approx(uint32_t a, int ftz);

@@ -533,6 +533,38 @@ __attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint
         d[l] = fp32_ex2_approx((uint32_t)a[l], ftz);
     }
 }
+
+__attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+{
+    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
+    memcpy(a, src, sizeof a);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
+    const __m256i frac = _mm256_set1_epi64x(0x7fffff), one = _mm256_set1_epi64x(1), c190 = _mm256_set1_epi64x(190);
+    const __m256i m17 = _mm256_set1_epi64x(0x1ffff), pos_max = _mm256_set1_epi64x(0x7f7fffff);
+    uint32_t redo = 0;
+    (void)ftz;                         /* .ftz differs only for subnormal inputs, which are redone */
+    for (int l = 0; l < 32; l += 4) {
+        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
+        /* zero, subnormal, negative, inf, NaN: the scalar function */
+        __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, pos_max));
+        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
+        /* e = ex - 127; f = fraction | (e & 1) << 23; e = 126 - floor(e / 2) = 190 - (ex + 1) / 2 */
+        __m256i ex1 = _mm256_add_epi64(ex, one);
+        __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
+        __m256i e = _mm256_sub_epi64(c190, _mm256_srli_epi64(ex1, 1));
+        __m256i x = _mm256_and_si256(f, m17);
+        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rsq_tab, _mm256_srli_epi64(f, 17), x,
+                                                 _mm256_slli_epi64(mufu_sq4(x), 2)), 16);
+        __m256i r = mufu_pack4(v, e, zero);
+        __m256i pow4 = _mm256_slli_epi64(_mm256_add_epi64(e, one), 23);        /* f == 0: a power of 4 */
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(r, pow4, _mm256_cmpeq_epi64(f, zero)));
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = fp32_rsqrt_approx((uint32_t)a[l], ftz);
+    }
+}
 #endif
 
 /* MUFU.SIN / MUFU.COS.  ptxas emits t = x * f32(1/(2pi)) rounded toward zero

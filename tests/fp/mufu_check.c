@@ -85,9 +85,10 @@ int main(void)
     } rows_fn[] = {
         {"rcp", fp32_rcp_approx_row, fp32_rcp_approx, 0x3f800000u},
         {"ex2", fp32_ex2_approx_row, fp32_ex2_approx, 0xbf800000u},
+        {"rsqrt", fp32_rsqrt_approx_row, fp32_rsqrt_approx, 0x3f800000u},
     };
     if (__builtin_cpu_supports("avx2")) {
-        for (int fn = 0; fn < 2; fn++)
+        for (size_t fn = 0; fn < sizeof rows_fn / sizeof rows_fn[0]; fn++)
         for (int ftz = 0; ftz < 2; ftz++) {
             long bad = 0, n = 0;
             uint64_t in[32], out[32];
