@@ -471,99 +471,99 @@ __attribute__((target("avx2"))) static inline __m256i mufu_pack4(__m256i v, __m2
 
 _Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
 
-__attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+/* One function on 4 lanes (inputs zero-extended in 64-bit lanes): the results, and in *bad the
+ * lanes the scalar function must redo. */
+typedef __m256i (*mufu4_fn)(__m256i va, int ftz, __m256i *bad);
+
+/* f4 over 32 lanes, then the scalar function for the lanes it leaves; inlined into each user
+ * so that f4 is too. */
+__attribute__((target("avx2"), always_inline)) static inline void mufu_row(uint64_t *d, const uint64_t *src, int ftz,
+                                                                           mufu4_fn f4, uint32_t (*one)(uint32_t, int))
 {
     uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
     memcpy(a, src, sizeof a);
-    const __m256i lo = _mm256_set1_epi64x(0xffffffff), sign = _mm256_set1_epi64x(0x80000000), ff = _mm256_set1_epi64x(0xff);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
+    uint32_t redo = 0;
+    for (int l = 0; l < 32; l += 4) {
+        __m256i bad, r = f4(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo), ftz, &bad);
+        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
+        _mm256_storeu_si256((__m256i *)(d + l), r);
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = one((uint32_t)a[l], ftz);
+    }
+}
+
+/* mufu_rcp; zero, subnormal, inf, NaN and (without .ftz) the ranges fp32_rcp_approx scales: bad */
+__attribute__((target("avx2"))) static inline __m256i rcp4(__m256i va, int ftz, __m256i *bad)
+{
+    const __m256i sign = _mm256_set1_epi64x(0x80000000), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
     const __m256i frac = _mm256_set1_epi64x(0x7fffff), m16 = _mm256_set1_epi64x(0xffff), c253 = _mm256_set1_epi64x(253);
-    /* fp32_rcp_approx's other paths: exponent 0 or 255, and without .ftz the scaled ranges */
-    const __m256i zero = _mm256_setzero_si256(), mmax = _mm256_set1_epi64x(ftz ? 0x7f7fffff : 0x7e800000);
-    uint32_t redo = 0;
-    for (int l = 0; l < 32; l += 4) {
-        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
-        __m256i s = _mm256_and_si256(va, sign), f = _mm256_and_si256(va, frac);
-        __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
-        __m256i m = _mm256_andnot_si256(sign, va);
-        __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(m, mmax));
-        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
-        __m256i x = _mm256_and_si256(f, m16);
-        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rcp_tab, _mm256_srli_epi64(f, 16), x,
-                                                 mufu_sq4(_mm256_slli_epi64(x, 1))), 15);
-        _mm256_storeu_si256((__m256i *)(d + l), mufu_pack4(v, _mm256_sub_epi64(c253, ex), s));
-    }
-    for (; redo; redo &= redo - 1) {
-        int l = __builtin_ctz(redo);
-        d[l] = fp32_rcp_approx((uint32_t)a[l], ftz);
-    }
+    const __m256i mmax = _mm256_set1_epi64x(ftz ? 0x7f7fffff : 0x7e800000);
+    __m256i s = _mm256_and_si256(va, sign), f = _mm256_and_si256(va, frac);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(_mm256_andnot_si256(sign, va), mmax));
+    __m256i x = _mm256_and_si256(f, m16);
+    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rcp_tab, _mm256_srli_epi64(f, 16), x, mufu_sq4(_mm256_slli_epi64(x, 1))), 15);
+    return mufu_pack4(v, _mm256_sub_epi64(c253, ex), s);
 }
 
-__attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+/* mufu_ex2; inf, NaN, |x| >= 128 and (without .ftz) x < -126: bad */
+__attribute__((target("avx2"))) static inline __m256i ex2_4(__m256i va, int ftz, __m256i *bad)
 {
-    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
-    memcpy(a, src, sizeof a);
-    const __m256i lo = _mm256_set1_epi64x(0xffffffff), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
-    const __m256i frac = _mm256_set1_epi64x(0x7fffff), hid = _mm256_set1_epi64x(0x800000), c127 = _mm256_set1_epi64x(127);
-    const __m256i six = _mm256_set1_epi64x(6), m17 = _mm256_set1_epi64x(0x1ffff);
-    const __m256i small = _mm256_set1_epi64x(ftz ? 0xffffffff : 0xc2fc0000);   /* beyond: x < -126 without .ftz */
-    uint32_t redo = 0;
-    for (int l = 0; l < 32; l += 4) {
-        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
-        __m256i be = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), sh = _mm256_sub_epi64(be, c127);
-        /* inf, NaN, |x| >= 128 and (without .ftz) x < -126: the scalar function */
-        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(sh, six), _mm256_cmpgt_epi64(va, small));
-        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
-        __m256i m = _mm256_or_si256(_mm256_and_si256(va, frac), hid);
-        __m256i up = _mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero));          /* sh in [-127, 6]: */
-        __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));   /* the 32-bit max */
-        __m256i fx = _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh));                  /* of a 64-bit lane */
-        fx = _mm256_andnot_si256(_mm256_cmpeq_epi64(be, zero), fx);            /* subnormal or zero: 0 */
-        __m256i I = _mm256_srli_epi64(fx, 23), F = _mm256_and_si256(fx, frac);
-        __m256i sg = _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31));          /* -1 where negative */
-        __m256i fnz = _mm256_andnot_si256(_mm256_cmpeq_epi64(F, zero), sg);      /* negative with a fraction */
-        __m256i negI = _mm256_sub_epi64(zero, I);
-        I = _mm256_blendv_epi8(I, _mm256_add_epi64(negI, fnz), sg);             /* -I, or -I - 1 */
-        F = _mm256_xor_si256(F, _mm256_and_si256(fnz, frac));                   /* ones' complement */
-        __m256i x = _mm256_and_si256(F, m17);
-        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_ex2_tab, _mm256_srli_epi64(F, 17), x, mufu_sq4(x)), 15);
-        _mm256_storeu_si256((__m256i *)(d + l), mufu_pack4(v, _mm256_add_epi64(I, c127), zero));
-    }
-    for (; redo; redo &= redo - 1) {
-        int l = __builtin_ctz(redo);
-        d[l] = fp32_ex2_approx((uint32_t)a[l], ftz);
-    }
+    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i hid = _mm256_set1_epi64x(0x800000), c127 = _mm256_set1_epi64x(127), six = _mm256_set1_epi64x(6);
+    const __m256i m17 = _mm256_set1_epi64x(0x1ffff), small = _mm256_set1_epi64x(ftz ? 0xffffffff : 0xc2fc0000);
+    __m256i be = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), sh = _mm256_sub_epi64(be, c127);
+    *bad = _mm256_or_si256(_mm256_cmpgt_epi64(sh, six), _mm256_cmpgt_epi64(va, small));
+    /* the 7.23 fixed-point magnitude: m shifted by sh in [-127, 6] (the 32-bit max of a 64-bit
+     * lane is its max with 0 here); subnormal or zero inputs give 0 */
+    __m256i m = _mm256_or_si256(_mm256_and_si256(va, frac), hid);
+    __m256i up = _mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero));
+    __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));
+    __m256i fx = _mm256_andnot_si256(_mm256_cmpeq_epi64(be, zero), _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh)));
+    __m256i I = _mm256_srli_epi64(fx, 23), F = _mm256_and_si256(fx, frac);
+    __m256i sg = _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31));          /* -1 where negative */
+    __m256i fnz = _mm256_andnot_si256(_mm256_cmpeq_epi64(F, zero), sg);      /* negative with a fraction */
+    I = _mm256_blendv_epi8(I, _mm256_add_epi64(_mm256_sub_epi64(zero, I), fnz), sg);   /* -I, or -I - 1 */
+    F = _mm256_xor_si256(F, _mm256_and_si256(fnz, frac));                   /* ones' complement */
+    __m256i x = _mm256_and_si256(F, m17);
+    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_ex2_tab, _mm256_srli_epi64(F, 17), x, mufu_sq4(x)), 15);
+    return mufu_pack4(v, _mm256_add_epi64(I, c127), zero);
 }
 
-__attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *src, int ftz)
+/* mufu_rsq; zero, subnormal, negative, inf, NaN: bad (.ftz differs only for subnormal inputs) */
+__attribute__((target("avx2"))) static inline __m256i rsqrt4(__m256i va, int ftz, __m256i *bad)
 {
-    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
-    memcpy(a, src, sizeof a);
-    const __m256i lo = _mm256_set1_epi64x(0xffffffff), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
-    const __m256i frac = _mm256_set1_epi64x(0x7fffff), one = _mm256_set1_epi64x(1), c190 = _mm256_set1_epi64x(190);
-    const __m256i m17 = _mm256_set1_epi64x(0x1ffff), pos_max = _mm256_set1_epi64x(0x7f7fffff);
-    uint32_t redo = 0;
-    (void)ftz;                         /* .ftz differs only for subnormal inputs, which are redone */
-    for (int l = 0; l < 32; l += 4) {
-        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
-        __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
-        /* zero, subnormal, negative, inf, NaN: the scalar function */
-        __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, pos_max));
-        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
-        /* e = ex - 127; f = fraction | (e & 1) << 23; e = 126 - floor(e / 2) = 190 - (ex + 1) / 2 */
-        __m256i ex1 = _mm256_add_epi64(ex, one);
-        __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
-        __m256i e = _mm256_sub_epi64(c190, _mm256_srli_epi64(ex1, 1));
-        __m256i x = _mm256_and_si256(f, m17);
-        __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rsq_tab, _mm256_srli_epi64(f, 17), x,
-                                                 _mm256_slli_epi64(mufu_sq4(x), 2)), 16);
-        __m256i r = mufu_pack4(v, e, zero);
-        __m256i pow4 = _mm256_slli_epi64(_mm256_add_epi64(e, one), 23);        /* f == 0: a power of 4 */
-        _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(r, pow4, _mm256_cmpeq_epi64(f, zero)));
-    }
-    for (; redo; redo &= redo - 1) {
-        int l = __builtin_ctz(redo);
-        d[l] = fp32_rsqrt_approx((uint32_t)a[l], ftz);
-    }
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i one = _mm256_set1_epi64x(1), c190 = _mm256_set1_epi64x(190), m17 = _mm256_set1_epi64x(0x1ffff);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
+    /* e = ex - 127; f = fraction | (e & 1) << 23; e = 126 - floor(e / 2) = 190 - (ex + 1) / 2 */
+    __m256i ex1 = _mm256_add_epi64(ex, one);
+    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
+    __m256i e = _mm256_sub_epi64(c190, _mm256_srli_epi64(ex1, 1));
+    __m256i x = _mm256_and_si256(f, m17);
+    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rsq_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 2)), 16);
+    __m256i pow4 = _mm256_slli_epi64(_mm256_add_epi64(e, one), 23);        /* f == 0: a power of 4 */
+    return _mm256_blendv_epi8(mufu_pack4(v, e, zero), pow4, _mm256_cmpeq_epi64(f, zero));
+}
+
+__attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, rcp4, fp32_rcp_approx);
+}
+
+__attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, ex2_4, fp32_ex2_approx);
+}
+
+__attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, rsqrt4, fp32_rsqrt_approx);
 }
 #endif
 
