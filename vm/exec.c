@@ -563,6 +563,23 @@ static inline void prmt0_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
 #endif
 
 #if defined(__AVX2__)
+/* popc of a whole warp's 64-bit slots (mask32: the low 32 bits only), 4 lanes per AVX2
+ * operation: a nibble table through a byte shuffle, the bytes summed per lane. */
+static inline void popc_row(uint64_t *d, const uint64_t *a, int mask32)
+{
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                           0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i nib = _mm256_set1_epi8(0x0f), keep = _mm256_set1_epi64x(mask32 ? 0xffffffffll : -1ll);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), keep);
+        __m256i c = _mm256_add_epi8(_mm256_shuffle_epi8(table, _mm256_and_si256(v, nib)),
+                                    _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib)));
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_sad_epu8(c, _mm256_setzero_si256()));
+    }
+}
+#endif
+
+#if defined(__AVX2__)
 /* minmax32 of a whole warp, 4 lanes per AVX2 operation: the same total order
  * of non-NaNs (key = magnitude, complemented when negative), the same NaN
  * rules. */
@@ -1762,8 +1779,13 @@ next_group:
         vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
         vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
         vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
+#if defined(__AVX2__)
+        vmcase(POPC_32) if (m == FULL) { popc_row(R + I->d, R + I->a, 1); vmnext } LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
+        vmcase(POPC_64) if (m == FULL) { popc_row(R + I->d, R + I->a, 0); vmnext } LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+#else
         vmcase(POPC_32) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
         vmcase(POPC_64) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+#endif
         vmcase(CLZ_32) LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
         vmcase(CLZ_64) LANES_D(A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
         vmcase(BREV_32) LANES_D(brev32(A32)); vmnext
