@@ -551,7 +551,7 @@ static inline void prmt0_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
 {
     /* per 64-bit lane: result bytes 0..3 are bytes (c >> 4k) & 7 of b:a (of the lane's half of
      * the 128-bit row: + 8 in the odd lanes), bytes 4..7 are zero (index bit 7 set) */
-    uint64_t q0 = _pdep_u32(c, 0x07070707u) | 0x8080808000000000ull, q1 = q0 + 0x08080808u;
+    uint64_t q0 = (_pdep_u32(c, 0x0f0f0f0fu) & 0x07070707u) | 0x8080808000000000ull, q1 = q0 + 0x08080808u;
     const __m256i sel = _mm256_set_epi64x((long long)q1, (long long)q0, (long long)q1, (long long)q0);
     const __m256i lo = _mm256_set1_epi64x(0xffffffff);
     for (int l = 0; l < BC_WARP; l += 4) {
