@@ -8,7 +8,8 @@
 #   unit       parser (ASan), runtime modules (ASan), fp vs GPU-recorded results (vm/fp.c
 #              alone, then the exact f32/f64 forms through whole warps: tests/fp/vm_replay.py)
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200), also through the
-#              dispatch loop's base copy (PTXEMU_NO_AVX2=1), as is the conformance suite
+#              dispatch loop's base copy (PTXEMU_NO_AVX2=1), as is the conformance suite;
+#              tests/vm/rowdiff.py compares the two copies form by form
 #   checker    tests/check, debugger tests/debug (when present)
 #   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
 #   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
@@ -51,6 +52,8 @@ suite "own cases" build/ptxemu test tests/cases kernels
 # the same through the base copy of the dispatch loop (what a CPU without AVX2 runs)
 suite "own cases, base loop (PTXEMU_NO_AVX2)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/cases kernels
 suite "vm arithmetic vs H200, base loop" env PTXEMU_NO_AVX2=1 python3 tests/fp/vm_replay.py build/ptxemu
+# the AVX2 copy's whole-warp rows against the base copy, form by form, on random and edge operands
+suite "AVX2 rows vs the base loop" python3 tests/vm/rowdiff.py build/ptxemu
 suite "parallel launches (--jobs)" bash tests/par/run.sh
 suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh

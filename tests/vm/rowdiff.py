@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""rowdiff.py -- the AVX2 copy of the dispatch loop against the base copy (PTXEMU_NO_AVX2=1),
+instruction by instruction, on whole warps.
+
+The AVX2 copy computes many instructions a warp at a time (docs/PERFORMANCE.md, steps 18-28);
+the base copy goes lane by lane and is the one the goldens check most directly.  Each form below
+runs on 64 threads (two whole warps) whose operands come from memory (per-lane values, with
+zeros, ones, extremes, NaNs, infinities and subnormals among random ones) or are immediates
+(constant slots, which several rows take apart); every result is stored, and the two copies'
+outputs must be equal byte for byte.  One PASS/FAIL line per form, then "N passed, N failed".
+A form that differs names the first lane.  Without AVX2 on this CPU it says so and passes
+nothing (both copies would be the base one).
+
+usage: python3 tests/vm/rowdiff.py PTXEMU
+"""
+import os, random, struct, subprocess, sys, tempfile
+
+# operand registers: loaded per lane from the input buffer
+#   %r1 %r2 %r3 %r4 (b32)  %rd1 %rd2 %rd3 (b64)  %f1 %f2 %f3 (f32)  %fd1 %fd2 %fd3 (f64)  %rs1 %rs2 (b16)
+#   %p1 (pred: lane-dependent)
+# results: %r9 (b32), %rd9 (b64), %f9 (f32), %fd9 (f64), %p9 (pred), %rs9 (b16)
+FORMS = [
+    # integer
+    ('add.s32 %r9, %r1, %r2;', 'r'), ('sub.s32 %r9, %r1, %r2;', 'r'), ('mul.lo.s32 %r9, %r1, %r2;', 'r'),
+    ('mad.lo.s32 %r9, %r1, %r2, %r3;', 'r'), ('mul.hi.s32 %r9, %r1, %r2;', 'r'), ('mul.hi.u32 %r9, %r1, %r2;', 'r'),
+    ('mul.wide.s32 %rd9, %r1, %r2;', 'rd'), ('mul.wide.u32 %rd9, %r1, %r2;', 'rd'), ('mad.wide.u32 %rd9, %r1, %r2, %rd1;', 'rd'),
+    ('add.s64 %rd9, %rd1, %rd2;', 'rd'), ('sub.s64 %rd9, %rd1, %rd2;', 'rd'), ('mul.lo.s64 %rd9, %rd1, %rd2;', 'rd'),
+    ('neg.s32 %r9, %r1;', 'r'), ('abs.s32 %r9, %r1;', 'r'), ('not.b32 %r9, %r1;', 'r'), ('not.b64 %rd9, %rd1;', 'rd'),
+    ('min.s32 %r9, %r1, %r2;', 'r'), ('max.u32 %r9, %r1, %r2;', 'r'), ('min.s64 %rd9, %rd1, %rd2;', 'rd'),
+    ('and.b32 %r9, %r1, %r2;', 'r'), ('or.b32 %r9, %r1, %r2;', 'r'), ('xor.b64 %rd9, %rd1, %rd2;', 'rd'),
+    ('shl.b32 %r9, %r1, %r4;', 'r'), ('shr.u32 %r9, %r1, %r4;', 'r'), ('shr.s32 %r9, %r1, %r4;', 'r'),
+    ('shl.b64 %rd9, %rd1, %r4;', 'rd'), ('shr.s64 %rd9, %rd1, %r4;', 'rd'),
+    ('shl.b32 %r9, %r1, 5;', 'r'), ('shr.s32 %r9, %r1, 31;', 'r'), ('shr.u64 %rd9, %rd1, 40;', 'rd'),
+    ('popc.b32 %r9, %r1;', 'r'), ('popc.b64 %r9, %rd1;', 'r'), ('clz.b32 %r9, %r1;', 'r'), ('clz.b64 %r9, %rd1;', 'r'),
+    ('brev.b32 %r9, %r1;', 'r'), ('bfind.u32 %r9, %r1;', 'r'), ('bfind.s64 %r9, %rd1;', 'r'),
+    ('bfe.u32 %r9, %r1, %r3, %r4;', 'r'), ('bfe.s32 %r9, %r1, %r3, %r4;', 'r'),
+    ('bfe.u32 %r9, %r1, 3, 9;', 'r'), ('bfe.s32 %r9, %r1, 20, 12;', 'r'), ('bfe.s32 %r9, %r1, 31, 1;', 'r'),
+    ('bfe.u64 %rd9, %rd1, 17, 40;', 'rd'), ('bfe.s64 %rd9, %rd1, 33, 31;', 'rd'),
+    ('bfi.b32 %r9, %r1, %r2, %r3, %r4;', 'r'), ('bfi.b32 %r9, %r1, %r2, 7, 10;', 'r'),
+    ('prmt.b32 %r9, %r1, %r2, %r3;', 'r'), ('prmt.b32 %r9, %r1, %r2, 0x5410;', 'r'), ('prmt.b32 %r9, %r1, %r2, 0x7632;', 'r'),
+    ('prmt.b32 %r9, %r1, %r2, 0x3210;', 'r'), ('prmt.b32 %r9, %r1, %r2, 0x0123;', 'r'), ('prmt.b32 %r9, %r1, %r2, 0x64c2;', 'r'),
+    ('prmt.b32.f4e %r9, %r1, %r2, %r3;', 'r'), ('prmt.b32.rc16 %r9, %r1, %r2, 2;', 'r'),
+    ('lop3.b32 %r9, %r1, %r2, %r3, 0x96;', 'r'), ('lop3.b32 %r9, %r1, %r2, %r3, 0xe8;', 'r'),
+    ('shf.l.wrap.b32 %r9, %r1, %r2, %r4;', 'r'), ('shf.r.clamp.b32 %r9, %r1, %r2, %r4;', 'r'),
+    ('selp.b32 %r9, %r1, %r2, %p1;', 'r'), ('selp.b64 %rd9, %rd1, %rd2, %p1;', 'rd'),
+    ('setp.lt.s32 %p9, %r1, %r2;', 'p'), ('setp.lo.u32 %p9, %r1, %r2;', 'p'), ('setp.eq.s64 %p9, %rd1, %rd2;', 'p'),
+    ('div.s32 %r9, %r1, %r2;', 'r'), ('rem.u32 %r9, %r1, %r2;', 'r'), ('div.u64 %rd9, %rd1, %rd2;', 'rd'),
+    ('add.s16 %rs9, %rs1, %rs2;', 'rs'), ('mul.lo.s16 %rs9, %rs1, %rs2;', 'rs'),
+    ('cvt.u64.u32 %rd9, %r1;', 'rd'), ('cvt.s64.s32 %rd9, %r1;', 'rd'), ('cvt.u32.u64 %r9, %rd1;', 'r'),
+    ('cvt.s8.s32 %r9, %r1;', 'r'), ('cvt.u16.u32 %rs9, %r1;', 'rs'),
+    # f32
+    ('add.f32 %f9, %f1, %f2;', 'f'), ('sub.f32 %f9, %f1, %f2;', 'f'), ('mul.f32 %f9, %f1, %f2;', 'f'),
+    ('fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('add.ftz.f32 %f9, %f1, %f2;', 'f'), ('mul.rz.f32 %f9, %f1, %f2;', 'f'),
+    ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('min.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, %f2;', 'f'),
+    ('min.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.ftz.f32 %f9, %f1, %f2;', 'f'), ('abs.f32 %f9, %f1;', 'f'), ('neg.f32 %f9, %f1;', 'f'),
+    ('div.rn.f32 %f9, %f1, %f2;', 'f'), ('div.approx.f32 %f9, %f1, %f2;', 'f'), ('div.full.f32 %f9, %f1, %f2;', 'f'),
+    ('sqrt.rn.f32 %f9, %f1;', 'f'), ('rcp.rn.f32 %f9, %f1;', 'f'),
+    ('rcp.approx.f32 %f9, %f1;', 'f'), ('rcp.approx.ftz.f32 %f9, %f1;', 'f'), ('rsqrt.approx.f32 %f9, %f1;', 'f'),
+    ('rsqrt.approx.ftz.f32 %f9, %f1;', 'f'), ('ex2.approx.f32 %f9, %f1;', 'f'), ('ex2.approx.ftz.f32 %f9, %f1;', 'f'),
+    ('lg2.approx.f32 %f9, %f1;', 'f'), ('sin.approx.f32 %f9, %f1;', 'f'), ('sqrt.approx.f32 %f9, %f1;', 'f'),
+    ('setp.lt.f32 %p9, %f1, %f2;', 'p'), ('setp.nan.f32 %p9, %f1, %f2;', 'p'), ('setp.geu.f32 %p9, %f1, %f2;', 'p'),
+    ('cvt.rn.f32.s32 %f9, %r1;', 'f'), ('cvt.rn.f32.u32 %f9, %r1;', 'f'), ('cvt.rzi.s32.f32 %r9, %f1;', 'r'),
+    ('cvt.rni.u32.f32 %r9, %f1;', 'r'), ('cvt.rzi.s64.f32 %rd9, %f1;', 'rd'), ('cvt.f64.f32 %fd9, %f1;', 'fd'),
+    ('cvt.rn.f32.f64 %f9, %fd1;', 'f'), ('cvt.rn.f16.f32 %rs9, %f1;', 'rs'), ('cvt.f32.f16 %f9, %rs1;', 'f'),
+    ('cvt.rn.f32.s64 %f9, %rd1;', 'f'),
+    # f64
+    ('add.f64 %fd9, %fd1, %fd2;', 'fd'), ('mul.f64 %fd9, %fd1, %fd2;', 'fd'), ('fma.rn.f64 %fd9, %fd1, %fd2, %fd3;', 'fd'),
+    ('div.rn.f64 %fd9, %fd1, %fd2;', 'fd'), ('sqrt.rn.f64 %fd9, %fd1;', 'fd'), ('min.f64 %fd9, %fd1, %fd2;', 'fd'),
+    ('abs.f64 %fd9, %fd1;', 'fd'), ('cvt.rzi.s32.f64 %r9, %fd1;', 'r'), ('cvt.rn.f64.s64 %fd9, %rd1;', 'fd'),
+    ('setp.le.f64 %p9, %fd1, %fd2;', 'p'),
+    # collectives with constant operands (the whole-warp shortcut) and per-lane ones
+    ('shfl.sync.bfly.b32 %r9, %r1, 1, 31, -1;', 'r'), ('shfl.sync.down.b32 %r9, %r1, 5, 31, -1;', 'r'),
+    ('shfl.sync.up.b32 %r9, %r1, 3, 0, -1;', 'r'), ('shfl.sync.idx.b32 %r9, %r1, 7, 0x1c1f, -1;', 'r'),
+    ('shfl.sync.idx.b32 %r9, %r1, %r4, 31, -1;', 'r'), ('shfl.sync.down.b32 %r9, %r1, 2, %r4, -1;', 'r'),
+    ('vote.sync.ballot.b32 %r9, %p1, -1;', 'r'), ('redux.sync.add.u32 %r9, %r1, -1;', 'r'),
+]
+
+SPECIAL32 = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc00001,
+             0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x4f000000, 0xcf000000, 0x4f800000, 0x5f000000,
+             0x80000000, 0x3effffff, 0x42fe0000, 0xc2fe0000, 0x7f7fffff]
+SPECIAL64 = [0, 1, 2**64 - 1, 2**63, 2**63 - 1, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
+             0x7ff0000000000001, 0x0000000000000001, 0x8010000000000000, 0x3ff0000000000000, 0x43e0000000000000,
+             0xc3e0000000000000, 0x41dfffffffc00000, 0xc1e0000000200000, 0x4330000000000001]
+THREADS = 64
+
+
+def inputs(rnd):
+    """Per lane: 16 words (b32 x4, b64 x3, f32 x3, f64 x3, b16 x2, pred seed)."""
+    lanes = []
+    for t in range(THREADS):
+        def w32():
+            return rnd.choice(SPECIAL32) if rnd.random() < 0.4 else rnd.getrandbits(32)
+        def w64():
+            return rnd.choice(SPECIAL64) if rnd.random() < 0.4 else rnd.getrandbits(64)
+        r = [w32(), w32(), rnd.randrange(0, 40) if rnd.random() < 0.8 else w32(), rnd.randrange(0, 70) if rnd.random() < 0.8 else w32()]
+        lanes.append(r + [w64(), w64(), w64()] + [w32(), w32(), w32()] + [w64(), w64(), w64()] +
+                     [rnd.getrandbits(16), rnd.getrandbits(16)] + [rnd.getrandbits(1)])
+    return lanes
+
+
+def kernel():
+    body = []
+    for k, (text, kind) in enumerate(FORMS):
+        body.append('  ' + text)
+        st = {'r': 'st.global.u32 [%rd20+{o}], %r9;', 'rd': 'st.global.u64 [%rd20+{o}], %rd9;',
+              'f': 'st.global.f32 [%rd20+{o}], %f9;', 'fd': 'st.global.f64 [%rd20+{o}], %fd9;',
+              'rs': 'st.global.u16 [%rd20+{o}], %rs9;', 'p': 'selp.u32 %r9, 1, 0, %p9;\n  st.global.u32 [%rd20+{o}], %r9;'}[kind]
+        body.append('  ' + st.format(o=k * 8))
+    loads = ['ld.global.u32 %r1, [%rd10];', 'ld.global.u32 %r2, [%rd10+8];', 'ld.global.u32 %r3, [%rd10+16];',
+             'ld.global.u32 %r4, [%rd10+24];', 'ld.global.u64 %rd1, [%rd10+32];', 'ld.global.u64 %rd2, [%rd10+40];',
+             'ld.global.u64 %rd3, [%rd10+48];', 'ld.global.f32 %f1, [%rd10+56];', 'ld.global.f32 %f2, [%rd10+64];',
+             'ld.global.f32 %f3, [%rd10+72];', 'ld.global.f64 %fd1, [%rd10+80];', 'ld.global.f64 %fd2, [%rd10+88];',
+             'ld.global.f64 %fd3, [%rd10+96];', 'ld.global.u16 %rs1, [%rd10+104];', 'ld.global.u16 %rs2, [%rd10+112];',
+             'ld.global.u32 %r5, [%rd10+120];', 'setp.ne.u32 %p1, %r5, 0;']
+    return f""".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry rowdiff(.param .u64 in, .param .u64 out)
+{{
+  .reg .pred %p<10>;
+  .reg .b16 %rs<10>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<24>;
+  .reg .f32 %f<10>;
+  .reg .f64 %fd<10>;
+  mov.u32 %r6, %tid.x;
+  ld.param.u64 %rd11, [in];
+  ld.param.u64 %rd12, [out];
+  cvta.to.global.u64 %rd11, %rd11;
+  cvta.to.global.u64 %rd12, %rd12;
+  mul.wide.u32 %rd13, %r6, 128;
+  add.s64 %rd10, %rd11, %rd13;
+  mul.wide.u32 %rd14, %r6, {len(FORMS) * 8};
+  add.s64 %rd20, %rd12, %rd14;
+""" + '\n'.join('  ' + l for l in loads) + '\n' + '\n'.join(body) + '\n  ret;\n}\n'
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip().splitlines()[-1]); return 2
+    ptxemu = os.path.abspath(sys.argv[1])
+    try:
+        flags = open('/proc/cpuinfo').read()
+    except OSError:
+        flags = ''
+    if ' avx2 ' not in flags:
+        print('SKIP rowdiff: this CPU has no AVX2, so both copies are the base one')
+        print('0 passed, 0 failed'); return 0
+    rnd = random.Random(20261125)
+    tmp = tempfile.mkdtemp(prefix='rowdiff')
+    with open(os.path.join(tmp, 'k.ptx'), 'w') as f:
+        f.write(kernel())
+    lanes = inputs(rnd)
+    # 16 eight-byte fields per lane, as the loads read them
+    with open(os.path.join(tmp, 'in.bin'), 'wb') as f:
+        for v in lanes:
+            f.write(b''.join(struct.pack('<Q', x & (2**64 - 1)) for x in v))
+    size = THREADS * len(FORMS) * 8
+    with open(os.path.join(tmp, 'case.txt'), 'w') as f:
+        f.write(f"ptx k.ptx\nkernel rowdiff\ngrid 1\nblock {THREADS}\nbuffer in file in.bin\nbuffer out zero {size}\n"
+                "param ptr in\nparam ptr out\n")
+    outs = {}
+    for name, env in (('avx2', {}), ('base', {'PTXEMU_NO_AVX2': '1'})):
+        path = os.path.join(tmp, name + '.bin')
+        r = subprocess.run([ptxemu, 'run', os.path.join(tmp, 'case.txt'), '--jobs', '1', '--dump', 'out=' + path],
+                           env=dict(os.environ, **env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            print(f'FAIL rowdiff: the {name} copy did not run: {r.stderr.strip()[:300]}')
+            print('0 passed, 1 failed'); return 1
+        outs[name] = open(path, 'rb').read()
+    passed = failed = 0
+    n = len(FORMS)
+    for k, (text, _) in enumerate(FORMS):
+        bad = [t for t in range(THREADS) if outs['avx2'][(t * n + k) * 8:(t * n + k + 1) * 8] != outs['base'][(t * n + k) * 8:(t * n + k + 1) * 8]]
+        if bad:
+            t = bad[0]
+            a = outs['avx2'][(t * n + k) * 8:(t * n + k + 1) * 8].hex()
+            b = outs['base'][(t * n + k) * 8:(t * n + k + 1) * 8].hex()
+            print(f'FAIL {text} lane {t} of {len(bad)}: AVX2 copy {a}, base copy {b}, inputs {[hex(x) for x in lanes[t]]}')
+            failed += 1
+        else:
+            print(f'PASS {text}')
+            passed += 1
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
