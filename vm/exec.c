@@ -560,9 +560,7 @@ static inline void prmt0_row(uint64_t *d, const uint64_t *a, const uint64_t *b, 
         _mm256_storeu_si256((__m256i *)(d + l), _mm256_shuffle_epi8(_mm256_or_si256(va, vb), sel));
     }
 }
-#endif
 
-#if defined(__AVX2__)
 /* popc of a whole warp's 64-bit slots (mask32: the low 32 bits only), 4 lanes per AVX2
  * operation: a nibble table through a byte shuffle, the bytes summed per lane. */
 static inline void popc_row(uint64_t *d, const uint64_t *a, int mask32)
@@ -577,9 +575,7 @@ static inline void popc_row(uint64_t *d, const uint64_t *a, int mask32)
         _mm256_storeu_si256((__m256i *)(d + l), _mm256_sad_epu8(c, _mm256_setzero_si256()));
     }
 }
-#endif
 
-#if defined(__AVX2__)
 /* minmax32 of a whole warp, 4 lanes per AVX2 operation: the same total order
  * of non-NaNs (key = magnitude, complemented when negative), the same NaN
  * rules. */
@@ -1780,12 +1776,13 @@ next_group:
         vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
         vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
 #if defined(__AVX2__)
-        vmcase(POPC_32) if (m == FULL) { popc_row(R + I->d, R + I->a, 1); vmnext } LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
-        vmcase(POPC_64) if (m == FULL) { popc_row(R + I->d, R + I->a, 0); vmnext } LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+#define POPC_ROW(mask32) if (m == FULL) { popc_row(R + I->d, R + I->a, mask32); vmnext }
 #else
-        vmcase(POPC_32) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
-        vmcase(POPC_64) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+#define POPC_ROW(mask32)
 #endif
+        vmcase(POPC_32) POPC_ROW(1) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
+        vmcase(POPC_64) POPC_ROW(0) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
+#undef POPC_ROW
         vmcase(CLZ_32) LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
         vmcase(CLZ_64) LANES_D(A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
         vmcase(BREV_32) LANES_D(brev32(A32)); vmnext
