@@ -1937,7 +1937,11 @@ next_group:
             if (m == FULL) { fp32_ex2_approx_row(R + I->d, R + I->a, FTZ); vmnext }
 #endif
             LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32)
+#if defined(__AVX2__)
+            if (m == FULL) { fp32_lg2_approx_row(R + I->d, R + I->a, FTZ); vmnext }
+#endif
+            LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
         vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
         vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
         vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext

@@ -551,6 +551,33 @@ __attribute__((target("avx2"))) static inline __m256i rsqrt4(__m256i va, int ftz
     return _mm256_blendv_epi8(mufu_pack4(v, e, zero), pow4, _mm256_cmpeq_epi64(f, zero));
 }
 
+/* mufu_lg2; zero, subnormal, negative, inf, NaN: bad.  The result's leading bit is found by
+ * converting it to a double (it is below 2^43, so exactly), AVX2 having no leading-zero count. */
+__attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i c127 = _mm256_set1_epi64x(127), m17 = _mm256_set1_epi64x(0x1ffff), sign = _mm256_set1_epi64x(0x80000000);
+    const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000), c1023 = _mm256_set1_epi64x(1023), c42 = _mm256_set1_epi64x(42);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), f = _mm256_and_si256(va, frac);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
+    __m256i x = _mm256_and_si256(f, m17);
+    __m256i res = _mm256_srli_epi64(mufu_poly4(mufu_lg2_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 1)), 2);
+    __m256i one = _mm256_and_si256(_mm256_cmpeq_epi64(f, zero), _mm256_cmpeq_epi64(ex, c127));   /* lg2(1) = 0 exactly */
+    res = _mm256_andnot_si256(one, res);
+    res = _mm256_add_epi64(res, _mm256_slli_epi64(_mm256_sub_epi64(ex, c127), 36));   /* + exponent * 2^36 */
+    __m256i neg = _mm256_cmpgt_epi64(zero, res);
+    __m256i s = _mm256_and_si256(neg, sign);
+    res = _mm256_xor_si256(res, neg);                                            /* ones' complement */
+    __m256i asd = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(res, two52)),
+                                                    _mm256_castsi256_pd(two52)));
+    __m256i top = _mm256_sub_epi64(_mm256_srli_epi64(asd, 52), c1023);          /* the leading bit of res */
+    __m256i norm = _mm256_sllv_epi64(res, _mm256_sub_epi64(c42, top));          /* leading bit at 42 */
+    __m256i e = _mm256_add_epi64(top, _mm256_set1_epi64x(127 + 6 - 42));
+    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(_mm256_srli_epi64(norm, 19), frac)));
+    return _mm256_blendv_epi8(r, s, _mm256_cmpeq_epi64(res, zero));             /* 0: +-0 */
+}
+
 __attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
     mufu_row(d, a, ftz, rcp4, fp32_rcp_approx);
@@ -564,6 +591,11 @@ __attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint
 __attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
     mufu_row(d, a, ftz, rsqrt4, fp32_rsqrt_approx);
+}
+
+__attribute__((target("avx2"))) void fp32_lg2_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, lg2_4, fp32_lg2_approx);
 }
 #endif
 

@@ -86,6 +86,7 @@ int main(void)
         {"rcp", fp32_rcp_approx_row, fp32_rcp_approx, 0x3f800000u},
         {"ex2", fp32_ex2_approx_row, fp32_ex2_approx, 0xbf800000u},
         {"rsqrt", fp32_rsqrt_approx_row, fp32_rsqrt_approx, 0x3f800000u},
+        {"lg2", fp32_lg2_approx_row, fp32_lg2_approx, 0x3f800000u},
     };
     if (__builtin_cpu_supports("avx2")) {
         for (size_t fn = 0; fn < sizeof rows_fn / sizeof rows_fn[0]; fn++)
