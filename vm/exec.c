@@ -1922,26 +1922,17 @@ next_group:
             if (m == FULL && RND == FP_RN && !FTZ) LANES_FIX(bf32(1.0f / f32(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp32_rcp(A32, FP_RN, 0));
             else LANES_D(fp32_rcp(A32, RND, FTZ));
             vmnext
-        vmcase(RCP_APPROX_F32)
+        /* the MUFU functions of a whole warp: vm/fp_approx.c's AVX2 rows */
 #if defined(__AVX2__)
-            if (m == FULL) { fp32_rcp_approx_row(R + I->d, R + I->a, FTZ); vmnext }
+#define MUFU_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, FTZ); vmnext }
+#else
+#define MUFU_ROW(fn)
 #endif
-            LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32)
-#if defined(__AVX2__)
-            if (m == FULL) { fp32_rsqrt_approx_row(R + I->d, R + I->a, FTZ); vmnext }
-#endif
-            LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
-        vmcase(EX2_APPROX_F32)
-#if defined(__AVX2__)
-            if (m == FULL) { fp32_ex2_approx_row(R + I->d, R + I->a, FTZ); vmnext }
-#endif
-            LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32)
-#if defined(__AVX2__)
-            if (m == FULL) { fp32_lg2_approx_row(R + I->d, R + I->a, FTZ); vmnext }
-#endif
-            LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
+#undef MUFU_ROW
         vmcase(SIN_APPROX_F32) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
         vmcase(COS_APPROX_F32) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
         vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
