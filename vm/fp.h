@@ -62,6 +62,8 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz);
 void fp32_lg2_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 */
 uint32_t fp32_sin_approx(uint32_t a, int ftz);
 uint32_t fp32_cos_approx(uint32_t a, int ftz);
+void fp32_sin_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; need AVX2 */
+void fp32_cos_approx_row(uint64_t *d, const uint64_t *a, int ftz);
 uint32_t fp32_tanh_approx(uint32_t a);
 
 /* ---------------- f64 ---------------- */

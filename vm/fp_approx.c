@@ -720,3 +720,75 @@ uint16_t bf16_tanh_approx(uint16_t a)
 {
     return (uint16_t)fp_cvt_f2f(d2b(tanh((double)b2f((uint32_t)a << 16))), FP_F64, FP_BF16, FP_RN, 0);
 }
+
+#if defined(__x86_64__)
+/* sincos_T of 4 lanes (the product in doubles, as the scalar function does) */
+__attribute__((target("avx2"))) static inline __m256i sincos_T4(__m256i va)
+{
+    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi64x(0x7fffffff), ff = _mm256_set1_epi64x(0xff);
+    const __m256i frac = _mm256_set1_epi64x(0x7fffff), hid = _mm256_set1_epi64x(0x800000), c125 = _mm256_set1_epi64x(125);
+    const __m256i c24 = _mm256_set1_epi64x(24), mask25 = _mm256_set1_epi64x(0x1ffffff);
+    __m256i a = _mm256_and_si256(va, absm);
+    a = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 23), ff), zero), a);   /* ftz */
+    __m128 af = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7))));
+    __m256d p = _mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_set1_pd((double)b2f(0x3e22f983u)));
+    __m128 tf = _mm256_cvtpd_ps(p);
+    __m256i t = _mm256_cvtepu32_epi64(_mm_castps_si128(tf));
+    t = _mm256_add_epi64(t, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_cvtps_pd(tf), p, _CMP_GT_OQ)));   /* RZ: -1 ulp */
+    __m256i sh = _mm256_sub_epi64(_mm256_srli_epi64(t, 23), c125);
+    __m256i m = _mm256_or_si256(_mm256_and_si256(t, frac), hid);
+    __m256i up = _mm256_and_si256(_mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero)), mask25);
+    __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));
+    __m256i T = _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh));
+    __m256i none = _mm256_or_si256(_mm256_cmpgt_epi64(hid, t), _mm256_cmpgt_epi64(sh, c24));   /* t < 2^-126, sh >= 25 */
+    return _mm256_andnot_si256(none, T);
+}
+
+/* mufu_sin_rev of 4 lanes */
+__attribute__((target("avx2"))) static inline __m256i mufu_sin_rev4(__m256i T)
+{
+    const __m256i zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff), three = _mm256_set1_epi64x(3);
+    const __m256i one = _mm256_set1_epi64x(1), m17 = _mm256_set1_epi64x(0x1ffff), sign = _mm256_set1_epi64x(0x80000000);
+    const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000), c38 = _mm256_set1_epi64x(38);
+    __m256i q = _mm256_and_si256(_mm256_srli_epi64(T, 23), three), u = _mm256_and_si256(T, frac);
+    __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(q, one));
+    u = _mm256_xor_si256(u, _mm256_and_si256(odd, frac));                       /* q odd: ~u */
+    __m256i x = _mm256_and_si256(u, m17);
+    __m256i v = mufu_poly4(mufu_sin_tab, _mm256_srli_epi64(u, 17), x, mufu_sq4(x));
+    __m256i s = _mm256_and_si256(_mm256_cmpgt_epi64(q, one), sign);
+    __m256i asd = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, two52)), _mm256_castsi256_pd(two52)));
+    __m256i top = _mm256_sub_epi64(_mm256_srli_epi64(asd, 52), _mm256_set1_epi64x(1023));
+    __m256i nv = _mm256_srlv_epi64(_mm256_sllv_epi64(v, _mm256_max_epi32(_mm256_sub_epi64(c38, top), zero)),
+                                   _mm256_max_epi32(_mm256_sub_epi64(top, c38), zero));
+    __m256i e = _mm256_add_epi64(top, _mm256_set1_epi64x(127 - 38));
+    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(_mm256_srli_epi64(nv, 15), frac)));
+    return _mm256_blendv_epi8(r, s, _mm256_cmpgt_epi64(one, v));               /* v <= 0: +-0 */
+}
+
+/* sin and cos: inf and NaN (the canonical NaN) are bad */
+__attribute__((target("avx2"))) static inline __m256i sin4(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i inf = _mm256_set1_epi64x(0x7f800000);
+    *bad = _mm256_cmpeq_epi64(_mm256_and_si256(va, inf), inf);
+    return _mm256_xor_si256(mufu_sin_rev4(sincos_T4(va)), _mm256_and_si256(va, _mm256_set1_epi64x(0x80000000)));
+}
+
+__attribute__((target("avx2"))) static inline __m256i cos4(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i inf = _mm256_set1_epi64x(0x7f800000);
+    *bad = _mm256_cmpeq_epi64(_mm256_and_si256(va, inf), inf);
+    return mufu_sin_rev4(_mm256_add_epi64(sincos_T4(va), _mm256_set1_epi64x(0x800000)));
+}
+
+__attribute__((target("avx2"))) void fp32_sin_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, sin4, fp32_sin_approx);
+}
+
+__attribute__((target("avx2"))) void fp32_cos_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, cos4, fp32_cos_approx);
+}
+#endif
