@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#define VM_MXCSR_DEFAULT 0x1f80u       /* every exception masked, round to nearest, no FTZ/DAZ */
+#endif
 #include "vm.h"
 #include "par.h"
 
@@ -815,8 +819,8 @@ void vm_launch_free(vm_launch *L)
     free(L);
 }
 
-vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
-                 const vm_config *cfg, vm_fault *fault, uint64_t *insns)
+static vm_status run_launch(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                            const vm_config *cfg, vm_fault *fault, uint64_t *insns)
 {
     vm_launch *L = vm_launch_new(m, mem, var_addr, kernel, cfg, fault);
     if (!L) return fault->status;
@@ -849,4 +853,22 @@ vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, i
     if (insns) *insns = L->lane_insns;
     vm_launch_free(L);
     return st;
+}
+
+/* The host's floating-point results are the GPU's only in the default mode: round to nearest,
+ * subnormals kept.  A host program built with -ffast-math (or that changed the rounding) runs
+ * with other bits in the SSE control register, which `exec` shares; the launch runs with the
+ * default and gives the program's register back (the workers it starts inherit the default). */
+vm_status vm_run(const bc_module *m, mem_space *mem, const uint64_t *var_addr, int kernel,
+                 const vm_config *cfg, vm_fault *fault, uint64_t *insns)
+{
+#if defined(__x86_64__)
+    unsigned csr = _mm_getcsr();
+    _mm_setcsr(VM_MXCSR_DEFAULT);
+    vm_status st = run_launch(m, mem, var_addr, kernel, cfg, fault, insns);
+    _mm_setcsr(csr);
+    return st;
+#else
+    return run_launch(m, mem, var_addr, kernel, cfg, fault, insns);
+#endif
 }

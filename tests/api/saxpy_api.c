@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 #include "ptxemu.h"
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -54,6 +58,36 @@ int main(void)
     st = ptxemu_launch(&dev, m, "no_such_kernel", &cfg, &fault, NULL);
     if (st == VM_ERROR && strstr(fault.msg, "no kernel")) { printf("PASS unknown kernel is an error\n"); pass++; }
     else { printf("FAIL unknown kernel: %s\n", fault.msg); fail++; }
+#if defined(__x86_64__)
+    /* A host program built with -ffast-math runs with the SSE control register's flush-to-zero
+     * and denormals-are-zero bits set; the launch must still compute with subnormals (the
+     * kernel's fma has no .ftz), and give the register back as it was. */
+    {
+        float tiny[256], zero[256], r[256], expect = fmaf(2.5f, 1e-40f, 0.0f);
+        for (int i = 0; i < 256; i++) { tiny[i] = 1e-40f; zero[i] = 0.0f; }
+        uint64_t tx = ptxemu_malloc(&dev, sizeof tiny), ty = ptxemu_malloc(&dev, sizeof zero);
+        ptxemu_memcpy_htod(&dev, tx, tiny, sizeof tiny);
+        ptxemu_memcpy_htod(&dev, ty, zero, sizeof zero);
+        struct { int32_t n; float a; uint64_t x, y; } p2 = { 256, 2.5f, tx, ty };
+        cfg.params = &p2;
+        cfg.params_size = sizeof p2;
+        cfg.grid[0] = 2;                        /* two blocks on two threads: the workers too */
+        cfg.block[0] = 128;
+        cfg.jobs = 2;
+        unsigned csr = _mm_getcsr();
+        _mm_setcsr(csr | 0x8040u);              /* FTZ | DAZ */
+        st = ptxemu_launch(&dev, m, "saxpy", &cfg, &fault, NULL);
+        unsigned after = _mm_getcsr();
+        _mm_setcsr(csr);
+        ptxemu_memcpy_dtoh(&dev, r, ty, sizeof r);
+        int same = st == VM_OK && expect != 0.0f;
+        for (int i = 0; i < 256; i++) same &= memcmp(&r[i], &expect, 4) == 0;
+        if (same) { printf("PASS subnormal results under a host's flush-to-zero mode\n"); pass++; }
+        else { printf("FAIL subnormal results under a host's flush-to-zero mode: got %g, want %g\n", (double)r[0], (double)expect); fail++; }
+        if (after == (csr | 0x8040u)) { printf("PASS the host's control register is given back\n"); pass++; }
+        else { printf("FAIL the host's control register is %#x after the launch, was %#x\n", after, csr | 0x8040u); fail++; }
+    }
+#endif
     free(got); free(x); free(y); free(want); free(fault.report);
     ptxemu_device_destroy(&dev);
     ptxemu_module_free(m);
