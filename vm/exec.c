@@ -576,6 +576,20 @@ static inline void popc_row(uint64_t *d, const uint64_t *a, int mask32)
     }
 }
 
+/* clz.b32 of a whole warp, 4 lanes per AVX2 operation: each value made a double exactly (2^52
+ * plus it, minus 2^52), whose exponent is its leading bit (AVX2 has no vector lzcnt); 0 gives 32. */
+static inline void clz32_row(uint64_t *d, const uint64_t *a)
+{
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), two52 = _mm256_set1_epi64x(0x4330000000000000);
+    const __m256i c1054 = _mm256_set1_epi64x(1023 + 31), c32 = _mm256_set1_epi64x(32), zero = _mm256_setzero_si256();
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
+        __m256i dv = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, two52)), _mm256_castsi256_pd(two52)));
+        __m256i n = _mm256_sub_epi64(c1054, _mm256_srli_epi64(dv, 52));         /* 31 - leading bit */
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(n, c32, _mm256_cmpeq_epi64(v, zero)));
+    }
+}
+
 /* minmax32 of a whole warp, 4 lanes per AVX2 operation: the same total order
  * of non-NaNs (key = magnitude, complemented when negative), the same NaN
  * rules. */
@@ -1783,7 +1797,11 @@ next_group:
         vmcase(POPC_32) POPC_ROW(1) LANES_D((uint64_t)__builtin_popcount(A32)); vmnext
         vmcase(POPC_64) POPC_ROW(0) LANES_D((uint64_t)__builtin_popcountll(A)); vmnext
 #undef POPC_ROW
-        vmcase(CLZ_32) LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
+        vmcase(CLZ_32)
+#if defined(__AVX2__)
+            if (m == FULL) { clz32_row(R + I->d, R + I->a); vmnext }
+#endif
+            LANES_D(A32 ? (uint64_t)__builtin_clz(A32) : 32); vmnext
         vmcase(CLZ_64) LANES_D(A ? (uint64_t)__builtin_clzll(A) : 64); vmnext
         vmcase(BREV_32) LANES_D(brev32(A32)); vmnext
         vmcase(BREV_64) LANES_D((uint64_t)brev32(A32) << 32 | brev32((uint32_t)(A >> 32))); vmnext
