@@ -34,7 +34,7 @@ static const char *coll_name(const bc_insn *I)
     return bc_op_name[I->op];
 }
 
-static inline uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
+static inline __attribute__((always_inline)) uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int *ok)
 {
     uint32_t off = b & 31, clampv = c & 31, seg = (c >> 8) & 31;
     uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
@@ -46,6 +46,21 @@ static inline uint32_t shfl_source(int l, uint32_t b, uint32_t c, int mode, int 
     default: j = (int)(first | (off & ~seg)); *ok = j <= (int)bound; break;
     }
     return *ok ? (uint32_t)j : (uint32_t)l;
+}
+
+/* shfl of a whole warp whose lane operand b and clamp c are the same in every lane:
+ * shfl_source per lane with the mode fixed for the loop (so the compiler drops the switch). */
+static inline __attribute__((always_inline)) void shfl_uniform(const uint64_t *ra, uint32_t b, uint32_t c, int mode, uint64_t *d, uint64_t *e)
+{
+#define SHFL_ROW(M) for (int l = 0; l < BC_WARP; l++) { \
+        int ok; uint32_t j = shfl_source(l, b, c, M, &ok); d[l] = (uint32_t)ra[j]; e[l] = (uint64_t)ok; }
+    switch (mode) {
+    case BC_SHFL_UP: SHFL_ROW(BC_SHFL_UP) break;
+    case BC_SHFL_DOWN: SHFL_ROW(BC_SHFL_DOWN) break;
+    case BC_SHFL_BFLY: SHFL_ROW(BC_SHFL_BFLY) break;
+    default: SHFL_ROW(BC_SHFL_IDX) break;
+    }
+#undef SHFL_ROW
 }
 
 /* Computes and delivers the results of a completed rendezvous of lanes P
@@ -72,18 +87,7 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, cons
             uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
             for (int l = 0; l < BC_WARP; l++) diff |= (rb[l] ^ b0) | (rc[l] ^ c0);
             if (!diff) {
-                uint32_t off = (uint32_t)b0 & 31, clampv = (uint32_t)c0 & 31, seg = (uint32_t)(c0 >> 8) & 31;
-                for (int l = 0; l < BC_WARP; l++) {
-                    uint32_t first = (uint32_t)l & seg, bound = first | (clampv & ~seg);
-                    int j;
-                    switch (I0->m1) {         /* shfl_source, with the mode the same for every lane */
-                    case BC_SHFL_UP: j = l - (int)off; e[l] = j >= (int)bound; break;
-                    case BC_SHFL_DOWN: j = l + (int)off; e[l] = j <= (int)bound; break;
-                    case BC_SHFL_BFLY: j = l ^ (int)off; e[l] = j <= (int)bound; break;
-                    default: j = (int)(first | (off & ~seg)); e[l] = j <= (int)bound; break;
-                    }
-                    d[l] = (uint32_t)ra[e[l] ? j : l];
-                }
+                shfl_uniform(ra, (uint32_t)b0, (uint32_t)c0, I0->m1, d, e);
                 break;
             }
         }
@@ -217,22 +221,12 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
  * mode chosen once.  0 when the operands differ by lane. */
 __attribute__((target_clones("avx2", "default"))) static int shfl_warp(uint64_t *R, const bc_insn *I)
 {
-    const uint64_t *rx = R + I->x, *rb = R + I->b, *rc = R + I->c, *ra = R + I->a;
+    const uint64_t *rx = R + I->x, *rb = R + I->b, *rc = R + I->c;
     uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
     for (int l = 0; l < BC_WARP; l++) diff |= ((uint32_t)rx[l] ^ 0xffffffffu) | (rb[l] ^ b0) | (rc[l] ^ c0);
     if (diff) return 0;
-    uint32_t off = (uint32_t)b0 & 31, clampv = (uint32_t)c0 & 31, seg = (uint32_t)(c0 >> 8) & 31;
     uint64_t d[BC_WARP], e[BC_WARP];
-#define SHFL_LANES(J, OK) for (int l = 0; l < BC_WARP; l++) { \
-        int first = l & (int)seg, bound = first | (int)(clampv & ~seg), j = (J), ok = (OK); \
-        d[l] = (uint32_t)ra[ok ? j : l]; e[l] = (uint64_t)ok; }
-    switch (I->m1) {                   /* shfl_source's cases */
-    case BC_SHFL_UP: SHFL_LANES(l - (int)off, j >= bound) break;
-    case BC_SHFL_DOWN: SHFL_LANES(l + (int)off, j <= bound) break;
-    case BC_SHFL_BFLY: SHFL_LANES(l ^ (int)off, j <= bound) break;
-    default: SHFL_LANES(first | (int)(off & ~seg), j <= bound) break;
-    }
-#undef SHFL_LANES
+    shfl_uniform(R + I->a, (uint32_t)b0, (uint32_t)c0, I->m1, d, e);
     memcpy(R + I->d, d, sizeof d);
     if (I->flags & BC_IF_HAS_E) memcpy(R + I->e, e, sizeof e);
     return 1;
