@@ -107,3 +107,13 @@ for k in matmul reduce scan histogram; do
 done
 printf '%-12s run %6.3f s  check %6.3f s  check/run %6.1fx  (cpu %6.1fx; against run --jobs 1: %6.1fx; target 20x)\n' "sum" "$sr" "$sc" \
     "$(awk "BEGIN{print $sc / $sr}")" "$(awk "BEGIN{print $scc / ($scr > 0 ? $scr : 0.01)}")" "$(awk "BEGIN{print $sc / $sr1}")"
+
+# Launch overhead: many launches of a small kernel from one process (as under `exec`),
+# through libptxemu (tests/bench/api/launches.c).
+echo
+if cc -std=gnu11 -O2 -Iruntime -Ivm -Iparser tests/bench/api/launches.c build/release/libptxemu.a \
+      -lffi -lm -ldl -lreadline -pthread -o "$NATIVE_DIR/launches" 2>/dev/null; then
+    "$NATIVE_DIR/launches" "$NCPU"
+else
+    echo "launch overhead: tests/bench/api/launches.c did not build"
+fi

@@ -8,6 +8,7 @@
  * its holder.  A hook may replace the choice (the checker's adversarial
  * schedules, the debugger).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,16 +69,66 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
 
 /* ---- CTA state ------------------------------------------------------------------ */
 
+/* The slot memory pool: register files, local and shared memory of freed
+ * CTA slots, kept for the next launch.  Without it every launch allocated
+ * them anew (16 KiB of stack per thread: 4 MB for a block of 256), and the
+ * kernel faulted in and zeroed each page again: a launch of 4 small blocks
+ * took 250 us on one thread, 1.1 ms with --jobs 2.  A pooled local buffer
+ * is all zero (vm_cta_free clears what was written); a register file or
+ * shared memory keeps stale values, which nothing reads: cta_reset zeroes
+ * shared memory and the registers a thread may read before writing them
+ * (zero_ranges), and vm_cta_alloc sets the constant slots. */
+enum { POOL_REGS, POOL_LOCAL, POOL_SHARED };
+#define VM_POOL_ENTRIES 256
+#define VM_POOL_BYTES ((size_t)512 << 20)
+
+static struct { void *p; size_t n; int kind; } pool[VM_POOL_ENTRIES];
+static int pool_n;
+static size_t pool_bytes;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A buffer of n bytes of the kind: a pooled one, else a zeroed new one. */
+static void *pool_take(size_t n, int kind)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&pool_lock);
+    for (int i = pool_n - 1; i >= 0; i--) {
+        if (pool[i].n != n || pool[i].kind != kind) continue;
+        p = pool[i].p;
+        pool_bytes -= n;
+        pool[i] = pool[--pool_n];
+        break;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return p ? p : calloc(1, n ? n : 1);
+}
+
+/* Keeps buffer p (as pool_take would return it) for a later launch, or frees it. */
+static void pool_give(void *p, size_t n, int kind)
+{
+    if (!p) return;
+    pthread_mutex_lock(&pool_lock);
+    int keep = pool_n < VM_POOL_ENTRIES && pool_bytes + n <= VM_POOL_BYTES;
+    if (keep) {
+        pool[pool_n++] = (__typeof__(pool[0])){ p, n, kind };
+        pool_bytes += n;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    if (!keep) free(p);
+}
+
 void vm_cta_free(vm_cta *c)
 {
-    for (int i = 0; i < c->nwarps; i++) {
+    for (int i = 0; c->warps && i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
-        free(w->R);
-        free(w->local);
+        if (w->local && w->local_hw)
+            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * c->local_size, 0, w->local_hw);
+        pool_give(w->R, c->regs_bytes, POOL_REGS);
+        pool_give(w->local, (size_t)c->local_size * BC_WARP, POOL_LOCAL);
         for (int l = 0; l < BC_WARP; l++) free(w->stack[l].v);
     }
     free(c->warps);
-    free(c->shared);
+    pool_give(c->shared, c->shared_bytes, POOL_SHARED);
     memset(c, 0, sizeof *c);
 }
 
@@ -86,13 +137,16 @@ int vm_cta_alloc(vm_launch *L, vm_cta *c)
     memset(c, 0, sizeof *c);
     c->nwarps = L->nwarps;
     c->nthreads = L->nthreads;
+    c->local_size = L->cfg.local_size;
+    c->shared_bytes = L->shared_size + VM_RESERVED_SMEM;
+    c->regs_bytes = (size_t)L->m->nslots * BC_WARP * sizeof(uint64_t);
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->shared = calloc(1, L->shared_size + VM_RESERVED_SMEM);
+    c->shared = pool_take(c->shared_bytes, POOL_SHARED);
     if (!c->warps || !c->shared) return -1;
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
-        w->R = calloc((size_t)L->m->nslots * BC_WARP, sizeof *w->R);
-        w->local = calloc(BC_WARP, L->cfg.local_size);
+        w->R = pool_take(c->regs_bytes, POOL_REGS);
+        w->local = pool_take((size_t)c->local_size * BC_WARP, POOL_LOCAL);
         if (!w->R || !w->local) return -1;
         for (uint32_t s = 0; s < L->m->nconsts; s++)
             for (int l = 0; l < BC_WARP; l++) w->R[s * BC_WARP + l] = L->consts[s];

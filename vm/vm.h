@@ -87,6 +87,9 @@ typedef struct vm_cta {
     uint8_t *shared;
     vm_barrier bar[VM_NBAR];
     int slot;                  /* index in vm_launch.ctas */
+    uint64_t local_size;       /* bytes of local memory per lane (the stride of vm_warp.local) */
+    uint64_t shared_bytes;     /* size of shared */
+    size_t regs_bytes;         /* size of each vm_warp.R */
     int live;                  /* the slot holds a block that has not finished */
     int stuck;                 /* resident > 1: no lane can ever proceed again */
     int progress;              /* resident > 1: some warp issued in this round */
