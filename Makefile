@@ -1,4 +1,4 @@
-# ptxemu — non-recursive Makefile.  MODE=release (default) | debug | asan | fuzz
+# ptxemu — non-recursive Makefile.  MODE=release (default) | debug | asan | tsan | fuzz
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
@@ -12,13 +12,17 @@ else ifeq ($(MODE),asan)
 # -Og, not -O1: GCC takes minutes on vm/exec.c's dispatch loop at -O1 with UBSan
 CFLAGS_MODE := -Og -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS_MODE := -fsanitize=address,undefined
+else ifeq ($(MODE),tsan)
+# ThreadSanitizer, for the parallel launch (vm/par.c) and the checker's threads
+CFLAGS_MODE := -O1 -g -fsanitize=thread
+LDFLAGS_MODE := -fsanitize=thread
 else ifeq ($(MODE),fuzz)
 # the libFuzzer harnesses (tests/fuzz): clang, ASan+UBSan, coverage for the fuzzer
 CC := $(FUZZ_CC)
 CFLAGS_MODE := -Wno-unknown-warning-option -Wno-unused-function -Wno-unknown-pragmas -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS_MODE := -fsanitize=address,undefined
 else
-$(error MODE must be release, debug, asan or fuzz)
+$(error MODE must be release, debug, asan, tsan or fuzz)
 endif
 # DISPATCH=switch builds the VM's dispatch loop as a plain switch instead of computed goto
 ifeq ($(DISPATCH),switch)

@@ -16,7 +16,8 @@
 #   profile    tests/profile: per-line counters vs Nsight Compute, formats, HTML in Chromium
 #   fuzzers    tests/fuzz/run.sh 10: each libFuzzer harness for 10 s (skipped without clang)
 #   conformance ../shared/conformance/cases (when the directory exists)
-#   sanitizer  the own cases and the conformance suite again under MODE=asan
+#   sanitizer  the own cases and the conformance suite again under MODE=asan; the
+#              parallel launch under MODE=tsan (tests/par/tsan.sh)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 total_pass=0 total_fail=0
@@ -55,6 +56,7 @@ suite "vm arithmetic vs H200, base loop" env PTXEMU_NO_AVX2=1 python3 tests/fp/v
 # the AVX2 copy's whole-warp rows against the base copy, form by form, on random and edge operands
 suite "AVX2 rows vs the base loop" python3 tests/vm/rowdiff.py build/ptxemu
 suite "parallel launches (--jobs)" bash tests/par/run.sh
+suite "parallel launches under ThreadSanitizer (MODE=tsan)" bash tests/par/tsan.sh
 suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh
 [ -x tests/check/run.sh ] || [ -f tests/check/run.sh ] && suite "checker" bash tests/check/run.sh
 [ -f tests/debug/run.sh ] && suite "debugger" bash tests/debug/run.sh

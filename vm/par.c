@@ -18,7 +18,8 @@ typedef struct par_out { uint64_t pos; char *text; size_t len; } par_out;
 typedef struct par_worker {
     vm_launch L;               /* the worker's copy of the launch, one CTA slot */
     vm_par *P;
-    pthread_t thread;
+    struct par_worker *next_task;   /* the helper threads' queue (below) */
+    int ran;                   /* it ran a block */
     char *buf;                 /* printf output of the running block */
     size_t len, cap;
     int oom;
@@ -35,6 +36,8 @@ struct vm_par {
     int stop;                  /* a worker stopped the launch (atomic) */
     uint64_t insns;            /* instructions issued, for the instruction limit (atomic) */
     pthread_mutex_t lock;      /* guards what follows */
+    pthread_cond_t idle;       /* signalled when running drops to 0 */
+    int running;               /* workers handed to helper threads and not yet finished */
     vm_status status;          /* why the launch stopped (the first worker's) */
     vm_fault fault;
     int conflict;              /* the stop was a conflict between blocks */
@@ -428,6 +431,7 @@ static void *worker_main(void *arg)
     while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
         uint64_t pos = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
         if (pos >= W->nctas) break;
+        wk->ran = 1;
         wk->len = 0;
         vm_status st = vm_run_block(W, &W->ctas[0], pos);
         if (!st && wk->oom) st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
@@ -439,6 +443,104 @@ static void *worker_main(void *arg)
         }
     }
     return NULL;
+}
+
+/* ---- helper threads ---------------------------------------------------------------- */
+
+/* Threads that run workers, started once and kept for later launches (a
+ * launch of a few short blocks cost more in pthread_create and
+ * pthread_join than in its blocks).  A launch queues its workers but the
+ * first, which it runs itself; a helper takes one, runs it and counts it
+ * done in its vm_par.  A queued worker that no helper took when the launch's
+ * own is done is taken back (the blocks are all taken by then).  After a
+ * fork the child has no helpers: it starts its own. */
+static pthread_mutex_t tp_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tp_queued = PTHREAD_COND_INITIALIZER;
+static par_worker *tp_queue;   /* workers waiting for a helper */
+static int tp_idle;            /* helpers waiting for work */
+static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
+
+static void tp_after_fork(void)
+{
+    pthread_mutex_init(&tp_lock, NULL);
+    pthread_cond_init(&tp_queued, NULL);
+    tp_queue = NULL;
+    tp_idle = 0;
+}
+
+static void tp_init(void) { pthread_atfork(NULL, NULL, tp_after_fork); }
+
+static void *worker_main(void *arg);
+
+static void worker_done(vm_par *P)
+{
+    pthread_mutex_lock(&P->lock);
+    if (--P->running == 0) pthread_cond_signal(&P->idle);
+    pthread_mutex_unlock(&P->lock);
+}
+
+static void *tp_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&tp_lock);
+    for (;;) {
+        while (!tp_queue) {
+            tp_idle++;
+            pthread_cond_wait(&tp_queued, &tp_lock);
+            tp_idle--;
+        }
+        par_worker *wk = tp_queue;
+        tp_queue = wk->next_task;
+        pthread_mutex_unlock(&tp_lock);
+        vm_par *P = wk->P;             /* wk may be freed once it is counted done */
+        worker_main(wk);
+        worker_done(P);
+        pthread_mutex_lock(&tp_lock);
+    }
+    return NULL;
+}
+
+/* Queues worker wk for a helper, starting one if none is idle; -1 when no
+ * helper could be started (the launch then has one worker fewer). */
+static int tp_submit(par_worker *wk)
+{
+    pthread_once(&tp_once, tp_init);
+    pthread_mutex_lock(&tp_lock);
+    int queued = 0;
+    par_worker **q = &tp_queue;
+    for (; *q; q = &(*q)->next_task) queued++;
+    if (tp_idle <= queued) {           /* every idle helper has a worker waiting already */
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        int bad = pthread_create(&t, &a, tp_main, NULL);
+        pthread_attr_destroy(&a);
+        if (bad) { pthread_mutex_unlock(&tp_lock); return -1; }
+    }
+    wk->next_task = NULL;
+    *q = wk;
+    pthread_mutex_lock(&wk->P->lock);
+    wk->P->running++;
+    pthread_mutex_unlock(&wk->P->lock);
+    pthread_cond_signal(&tp_queued);
+    pthread_mutex_unlock(&tp_lock);
+    return 0;
+}
+
+/* Takes P's workers that no helper has taken out of the queue, and waits
+ * for the others to finish. */
+static void tp_finish(vm_par *P)
+{
+    pthread_mutex_lock(&tp_lock);
+    for (par_worker **q = &tp_queue; *q;) {
+        if ((*q)->P == P) { *q = (*q)->next_task; pthread_mutex_lock(&P->lock); P->running--; pthread_mutex_unlock(&P->lock); }
+        else q = &(*q)->next_task;
+    }
+    pthread_mutex_unlock(&tp_lock);
+    pthread_mutex_lock(&P->lock);
+    while (P->running) pthread_cond_wait(&P->idle, &P->lock);
+    pthread_mutex_unlock(&P->lock);
 }
 
 static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
@@ -515,6 +617,7 @@ static void par_free(vm_par *P)
     free(P->outs);
     free(P->atom_how);
     shadow_free(P);
+    pthread_cond_destroy(&P->idle);
     pthread_mutex_destroy(&P->lock);
     free(P);
 }
@@ -524,6 +627,7 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
     vm_par *P = calloc(1, sizeof *P);
     if (!P) { snprintf(note, len, "out of host memory"); return 0; }
     pthread_mutex_init(&P->lock, NULL);
+    pthread_cond_init(&P->idle, NULL);
     P->L = L;
     uint64_t nw = (uint64_t)L->cfg.jobs < L->nctas ? (uint64_t)L->cfg.jobs : L->nctas;
     if (nw > PAR_MAX_WORKERS) nw = PAR_MAX_WORKERS;
@@ -534,13 +638,12 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
         bad = worker_init(P, &P->workers[i], L);
     }
     if (bad) { snprintf(note, len, "out of host memory for the workers"); par_free(P); return 0; }
-    int started = 1;
-    for (int i = 1; i < P->nworkers; i++) {
-        if (pthread_create(&P->workers[i].thread, NULL, worker_main, &P->workers[i])) break;
-        started++;
-    }
+    for (int i = 1; i < P->nworkers && !tp_submit(&P->workers[i]); i++) {}
     worker_main(&P->workers[0]);
-    for (int i = 1; i < started; i++) pthread_join(P->workers[i].thread, NULL);
+    tp_finish(P);
+    int started = 0;                   /* the threads that ran a block (a helper may have come too late) */
+    for (int i = 0; i < P->nworkers; i++) started += P->workers[i].ran;
+    if (!started) started = 1;
     uint64_t insns = 0, lane = 0;
     for (int i = 0; i < P->nworkers; i++) {
         insns += P->workers[i].L.insns;

@@ -5,7 +5,9 @@
  * workers (their vm_launch copies and CTA slots), the shadow state of every
  * global allocation and the undo copies of the chunks written; vm_run
  * creates and frees it around the attempt.  Workers borrow the module, the
- * mem_space and the launch's constants.
+ * mem_space and the launch's constants.  The helper threads that run the
+ * workers (all but the first, which the launching thread runs) belong to
+ * par.c and outlive launches: they wait for queued workers.
  *
  * How results stay those of one thread.  One thread runs the blocks one
  * after another in launch order, so block i sees the global writes of

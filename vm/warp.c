@@ -219,7 +219,12 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
  * operand b and clamp c are the same in every lane (what nvcc's reductions
  * and scans issue): coll_complete's result without its general steps, the
  * mode chosen once.  0 when the operands differ by lane. */
-__attribute__((target_clones("avx2", "default"))) static int shfl_warp(uint64_t *R, const bc_insn *I)
+#ifdef __SANITIZE_THREAD__
+#define SHFL_CLONES                    /* ThreadSanitizer crashes in an ifunc resolver, run before it starts */
+#else
+#define SHFL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I)
 {
     const uint64_t *rx = R + I->x, *rb = R + I->b, *rc = R + I->c;
     uint64_t b0 = rb[0], c0 = rc[0], diff = 0;

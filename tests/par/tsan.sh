@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tests/par/tsan.sh — the parallel launch (vm/par.c: workers, helper threads,
+# shadow words, undo copies) and the slot memory pool under ThreadSanitizer
+# (make MODE=tsan): the cases whose blocks share memory in every way
+# (tests/par/cases) and the example kernels, with --jobs 4, three times over
+# (timing decides which worker meets which block first).  Any ThreadSanitizer
+# report fails; so does the race of a counter added to worker_main.
+# tests/api/launches_api.c covers the helper threads kept from one launch
+# to the next in one process.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+if ! make -s -j"$(nproc)" MODE=tsan build/tsan/ptxemu >/dev/null 2>&1; then
+    echo "FAIL the ThreadSanitizer build (make MODE=tsan)"; echo "0 passed, 1 failed"; exit 1
+fi
+if ! build/tsan/ptxemu --version >/dev/null 2>&1; then
+    # some kernels' address-space layouts are not supported by ThreadSanitizer's runtime
+    echo "SKIP ThreadSanitizer's runtime does not start on this machine (build/tsan/ptxemu --version fails)"
+    echo "0 passed, 0 failed"; exit 0
+fi
+pass=0 fail=0
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+for round in 1 2 3; do
+    TSAN_OPTIONS="halt_on_error=0 exitcode=66 atexit_sleep_ms=0" build/tsan/ptxemu test --jobs 4 -j 1 tests/par/cases kernels >"$log" 2>&1
+    rc=$?
+    reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ "$reports" = 0 ] && [ "$rc" = 0 ] && [ -n "$summary" ] && [ "${summary#*, }" = "0 failed" ]; then
+        echo "PASS round $round: $summary, no ThreadSanitizer report"; pass=$((pass + 1))
+    else
+        grep -A30 'WARNING: ThreadSanitizer' "$log" | head -60
+        echo "FAIL round $round: exit $rc, $reports ThreadSanitizer report(s), cases: ${summary:-none}"; fail=$((fail + 1))
+    fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
