@@ -5,11 +5,14 @@
  * registers.  tests/par/uninit.ptx reads a register and a local word before
  * writing them and leaves values behind in both: every output word is 0 on
  * every launch, on one thread and on two, also after a launch of another
- * kernel of another module in the same slots.  Prints PASS/FAIL lines and
+ * kernel of another module in the same slots; and in a forked child, which
+ * has none of the parent's helper threads.  Prints PASS/FAIL lines and
  * "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "ptxemu.h"
 
 static int all_zero(const uint32_t *v, size_t n)
@@ -71,6 +74,34 @@ int main(void)
             fail++;
         }
     }
+    /* a forked child (Python's multiprocessing) has none of the parent's helper threads:
+     * it must start its own, not wait for the parent's */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        enum { BIG = 1 << 20 };        /* long enough for a helper to start and take blocks */
+        uint64_t bx = ptxemu_malloc(&dev, (size_t)BIG * 4), by = ptxemu_malloc(&dev, (size_t)BIG * 4);
+        struct { int32_t n; float a; uint64_t x, y; } sp = { BIG, 2.5f, bx, by };
+        vm_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.grid[0] = BIG / 256;
+        cfg.block[0] = 256;
+        cfg.jobs = 2;
+        cfg.params = &sp;
+        cfg.params_size = sizeof sp;
+        vm_status st = ptxemu_launch(&dev, sx, "saxpy", &cfg, &fault, NULL);
+        if (st != VM_OK || fault.threads != 2) {
+            printf("  child: %s, ran on %d host threads %s\n", vm_status_name(st), fault.threads, fault.threads_note);
+            fflush(stdout);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int ws = 0;
+    if (pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+        printf("PASS a forked child launches on two threads\n"); pass++;
+    } else { printf("FAIL a forked child launching on two threads: status %#x\n", ws); fail++; }
     free(fault.report);
     ptxemu_device_destroy(&dev);
     ptxemu_module_free(m);
