@@ -19,7 +19,6 @@ typedef struct par_worker {
     vm_launch L;               /* the worker's copy of the launch, one CTA slot */
     vm_par *P;
     struct par_worker *next_task;   /* the helper threads' queue (below) */
-    int ran;                   /* it ran a block */
     char *buf;                 /* printf output of the running block */
     size_t len, cap;
     int oom;
@@ -431,7 +430,6 @@ static void *worker_main(void *arg)
     while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
         uint64_t pos = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
         if (pos >= W->nctas) break;
-        wk->ran = 1;
         wk->len = 0;
         vm_status st = vm_run_block(W, &W->ctas[0], pos);
         if (!st && wk->oom) st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
@@ -638,12 +636,12 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
         bad = worker_init(P, &P->workers[i], L);
     }
     if (bad) { snprintf(note, len, "out of host memory for the workers"); par_free(P); return 0; }
-    for (int i = 1; i < P->nworkers && !tp_submit(&P->workers[i]); i++) {}
+    /* started: the workers the launch is split into (a helper may come too late
+     * to find a block left: the count does not depend on timing) */
+    int started = 1;
+    for (int i = 1; i < P->nworkers && !tp_submit(&P->workers[i]); i++) started++;
     worker_main(&P->workers[0]);
     tp_finish(P);
-    int started = 0;                   /* the threads that ran a block (a helper may have come too late) */
-    for (int i = 0; i < P->nworkers; i++) started += P->workers[i].ran;
-    if (!started) started = 1;
     uint64_t insns = 0, lane = 0;
     for (int i = 0; i < P->nworkers; i++) {
         insns += P->workers[i].L.insns;

@@ -108,6 +108,7 @@ typedef struct cu_func {
     uint64_t static_shared;      /* bytes of .shared the kernel (and what it calls) uses */
     struct prof_profile *prof;   /* --profile: its launches' counters so far, or NULL */
     uint64_t prof_launches;
+    double insns_per_thread;     /* of its last launch (lane-instructions / threads), 0: none yet */
 } cu_func;
 
 #define CU_FUNC_MAGIC 0x70746b66u

@@ -135,6 +135,13 @@ static CUresult build_params(cu_func *f, void **args, void **extra, uint8_t **bu
     return CUDA_SUCCESS;
 }
 
+/* A launch whose kernel's last launch ran fewer lane-instructions than this
+ * (scaled to this launch's threads) runs on one thread: a parallel launch
+ * costs ~35 us more to start and wait for (helper wake-ups, shadow words),
+ * and on this machine saxpy broke even at ~8,000 threads, ~115 K
+ * lane-instructions (docs/PERFORMANCE.md, step 31). */
+#define CU_PAR_MIN_LANE_INSNS 250000.0
+
 /* --jobs default: the online CPUs (at least 1). */
 static int online_cpus(void)
 {
@@ -167,6 +174,9 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     cfg.output = printf_sink;
     cfg.builtins = &rt_builtins_printf;   /* device printf through the runtime's formatter */
     cfg.jobs = cu_g.jobs > 0 ? cu_g.jobs : online_cpus();   /* blocks on host threads (vm/par.h) */
+    double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2], expect = f->insns_per_thread * threads;
+    int small = cfg.jobs > 1 && f->insns_per_thread > 0 && expect < CU_PAR_MIN_LANE_INSNS;
+    if (small) cfg.jobs = 1;
     vm_fault fault;
     uint64_t insns = 0;
     double t0 = now_s();
@@ -181,6 +191,10 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     }
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
     if (profiling) cu_profile_done(f);
+    if (!checked && st == VM_OK && threads > 0) f->insns_per_thread = (double)insns / threads;
+    if (small)
+        snprintf(fault.threads_note, sizeof fault.threads_note, "a small launch (about %.0f lane-instructions, "
+                 "from the kernel's last launch)", expect);
     cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s on %d host thread%s%s%s", (unsigned long long)seq, kname,
              vm_status_name(st), (unsigned long long)insns, now_s() - t0, fault.threads, fault.threads == 1 ? "" : "s",
              fault.threads_note[0] ? ": " : "", fault.threads_note);

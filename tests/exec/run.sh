@@ -113,6 +113,9 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     run trace2 --trace --jobs 2 ./basic.static
     grep -q "_Z4fillPiii: ok, .* on 2 host threads$" "$tmp/trace2.err" && cmp -s "$tmp/trace2.out" "$exp/basic.out" \
         && ok "--jobs 2: a launch of several blocks runs on 2 host threads (--trace says so)" || bad "--jobs 2" "$(grep -m2 'host thread' "$tmp/trace2.err")"
+    # fill's second launch is as small as its first (17 K lane-instructions): one thread
+    grep -q "launch #2 _Z4fillPiii: ok, .* on 1 host thread: a small launch (about 17312 lane-instructions" "$tmp/trace2.err" \
+        && ok "--jobs 2: a small launch after a small one of the same kernel runs on one thread" || bad "small launch" "$(grep -m3 'fillPiii: ok' "$tmp/trace2.err")"
     (cd "$bin" && "$ptxemu" exec ./no-such-program >/dev/null 2>"$tmp/nx.err"; echo $? >"$tmp/nx.rc")
     [ "$(cat "$tmp/nx.rc")" = 127 ] && grep -q "cannot run ./no-such-program" "$tmp/nx.err" && ok "a missing program: status 127 and a message" || bad "missing program" "$(cat "$tmp/nx.rc") $(cat "$tmp/nx.err")"
 else
