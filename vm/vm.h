@@ -45,6 +45,9 @@ typedef struct vm_fault {
 enum { LANE_READY, LANE_EXITED, LANE_WAIT_COLL, LANE_WAIT_BAR };
 
 #define VM_NBAR 16
+/* Alignment that keeps data of different host threads off one cache line
+ * (two 64-byte lines: the adjacent-line prefetcher pairs them). */
+#define VM_CACHE_LINE 128
 
 typedef struct vm_warp {
     int id;
