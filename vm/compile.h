@@ -98,8 +98,14 @@ typedef struct bc_cc {
     uint64_t *chash_keys;
     uint32_t *chash_vals;
     size_t chash_cap, chash_n;
-    /* srcloc interning: last index per (file,line,col) */
+    /* srcloc interning: the recent window of .loc entries, and the latest
+     * entry of each (file,line,col) (loc_keys/loc_vals, open addressing) */
     VEC(int) src_last;
+    uint64_t *loc_keys;
+    int *loc_vals;
+    size_t loc_cap, loc_n;
+    strmap debug_map;            /* .debug_str label -> index in ast->debug_strs (built on first use) */
+    int debug_map_built;
     VEC(uint32_t) frame_patches; /* extra indices that get the caller's frame size */
     VEC(bc_regname) regnames;    /* debug info, slots still tagged */
     VEC(int) regname_open;       /* indices of regnames whose scope is open */
