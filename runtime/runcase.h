@@ -32,6 +32,7 @@ typedef struct rt_run_opts {
                                     with `check`, compare expect-stat lines too */
     const ptxemu_module *module; /* the case's module, already loaded (borrowed; the
                                     checker shares one across its schedules), or NULL */
+    int digest;                  /* compute rt_run_result.buffers_hash (`test --digest`) */
 } rt_run_opts;
 
 typedef struct rt_run_result {
@@ -45,7 +46,7 @@ typedef struct rt_run_result {
     size_t ptx_len;
     const char *ptx_path;
     int unchecked;               /* the case states no expectation: any clean end passes */
-    uint64_t buffers_hash;       /* FNV-1a over every buffer after the launch */
+    uint64_t buffers_hash;       /* FNV-1a over every buffer after the launch (with opts.digest) */
     int has_stats;               /* stats were counted (opts.memstats, or expect-stat lines) */
     rt_memstats stats;
 } rt_run_result;

@@ -120,6 +120,7 @@ static void child(const tcase *t, double timeout, int threads, int fd)
         o.memstats = g_stats;
         o.resident = g_resident;
         o.jobs = threads;
+        o.digest = g_digest;
         rt_run_result r;
         diag_list pd;
         diag_init(&pd);
