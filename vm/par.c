@@ -280,6 +280,11 @@ int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
 int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
 {
     if (a->ro) return how == PAR_READ ? 0 : par_ro_write(L, a, off);
+    /* a write or reduction saves the row's chunks first (usually one, already
+     * saved: one load), so no word below needs to */
+    if (how != PAR_READ)
+        for (uint64_t c = off / PAR_CHUNK; c <= (off + n - 1) / PAR_CHUNK; c++)
+            if (__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE) != 2) ensure_saved(a, c * PAR_CHUNK / 4);
     const uint64_t ones = 0x0001000100010001ull;   /* one state in each of four words */
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     uint64_t mine = ones * (PAR_K_WRITE | tag);     /* this worker's: anything goes */
@@ -291,7 +296,6 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
             uint32_t s = (uint32_t)(v & 0xffff), nx = next_state(s, tag, how);
             if (v == ones * s && nx) {      /* four words in one state: one step for all of them */
                 if (nx == s) { wi += 4; continue; }
-                if (needs_save(s, nx)) ensure_saved(a, wi);
                 if (__atomic_compare_exchange_n(q, &v, ones * nx, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) wi += 4;
                 continue;                   /* on a lost race, this group again */
             }
