@@ -199,7 +199,9 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
         cfg.hooks = &stat_hooks;
         r->has_stats = 1;
     }
+    double t0 = vm_now();
     r->status = ptxemu_launch(&dev, m, c->kernel, &cfg, &r->fault, &r->insns);
+    r->launch_secs = vm_now() - t0;
     if (r->has_stats) rt_memstats_finish(&r->stats);
     code = r->fault.bad_launch ? PTXEMU_EXIT_USAGE : ptxemu_exit_code(r->status);
     if (r->fault.bad_launch) snprintf(r->msg, sizeof r->msg, "%s", r->fault.msg);

@@ -42,6 +42,7 @@ typedef struct rt_run_result {
     char msg[1024];              /* why the run failed or mismatched */
     rt_strbuf out;               /* device printf output */
     uint64_t insns;              /* lane-instructions executed */
+    double launch_secs;          /* wall time of the launch alone (not loading, buffers, checks) */
     char *ptx_text;              /* the module text, for rendering diagnostics */
     size_t ptx_len;
     const char *ptx_path;

@@ -21,16 +21,22 @@ NATIVE_DIR=build/bench
 FILTER=${1:-}
 mkdir -p "$NATIVE_DIR"
 
-# run_stats CASE JOBS -> "INSNS SECS RSS_MB" of the fastest of REPS runs
+# run_stats CASE JOBS -> "INSNS SECS RSS_MB LAUNCH_SECS" of the fastest of REPS runs (SECS: the
+# whole run, as `--time` measures it; LAUNCH_SECS: the launch alone, without loading the module
+# and setting up and checking the buffers, which one thread does)
 run_stats() {
-    local c=$1 jobs=$2 best="" line secs
+    local c=$1 jobs=$2 best="" out line secs bline="" blaunch=""
     for _ in $(seq "$REPS"); do
-        line=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null | grep 'lane-instructions in')
-        [ -n "$line" ] || { echo "- - -"; return; }
+        out=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null)
+        line=$(echo "$out" | grep 'lane-instructions in')
+        [ -n "$line" ] || { echo "- - - -"; return; }
         secs=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s.*/\1/')
-        if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; bline=$line; fi
+        if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
+            best=$secs; bline=$line
+            blaunch=$(echo "$out" | sed -n -E 's/^ptxemu: the launch itself: ([0-9.]+) s.*/\1/p')
+        fi
     done
-    echo "$bline" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/'
+    echo "$(echo "$bline" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/') ${blaunch:--}"
 }
 
 # native_secs CASE -> best time in seconds of the case's native C version, or "-"
@@ -53,14 +59,14 @@ mrate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s / 1e6
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 print_header() {
-    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' workload lane-insns \
-        "1 thr s" "M/s" "$NCPU thr s" "M/s" speedup "RSS MB" "native s" "/native"
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s | %s\n' workload lane-insns \
+        "1 thr s" "M/s" "$NCPU thr s" "M/s" speedup "RSS MB" "native s" "/native" "launch alone: 1 thr s, $NCPU thr s, speedup"
 }
 
-# print_row NAME INSNS SECS1 SECSN RSS NATIVE
+# print_row NAME INSNS SECS1 SECSN RSS NATIVE LAUNCH1 LAUNCHN
 print_row() {
-    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s\n' "$1" "$2" "$3" "$(mrate "$2" "$3")" \
-        "$4" "$(mrate "$2" "$4")" "$(ratio "$3" "$4")" "$5" "$6" "$(ratio "$4" "$6")"
+    printf '%-15s %12s | %8s %7s | %8s %7s %7s | %7s | %9s %8s | %s %s %s\n' "$1" "$2" "$3" "$(mrate "$2" "$3")" \
+        "$4" "$(mrate "$2" "$4")" "$(ratio "$3" "$4")" "$5" "$6" "$(ratio "$4" "$6")" "$7" "$8" "$(ratio "$7" "$8")"
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $NCPU cores, load:$(uptime | sed 's/.*load average://')"
@@ -68,10 +74,10 @@ print_header
 for c in tests/bench/*.txt; do
     name=$(basename "$c" .txt)
     case "$name" in *"$FILTER"*) ;; *) continue ;; esac
-    read -r insns s1 rss1 < <(run_stats "$c" 1)
-    read -r _ sn rssn < <(run_stats "$c" "$NCPU")
+    read -r insns s1 rss1 l1 < <(run_stats "$c" 1)
+    read -r _ sn rssn ln < <(run_stats "$c" "$NCPU")
     rss=$(awk -v a="$rss1" -v b="$rssn" 'BEGIN { print (b > a ? b : a) }')
-    print_row "$name" "$insns" "$s1" "$sn" "$rss" "$(native_secs "$c")"
+    print_row "$name" "$insns" "$s1" "$sn" "$rss" "$(native_secs "$c")" "$l1" "$ln"
 done
 
 # The checker: the default `ptxemu check` (12 schedules, every core) against a plain run of the

@@ -118,6 +118,8 @@ static int run_main(int argc, char **argv)
         getrusage(RUSAGE_SELF, &ru);
         fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s, peak RSS %.1f MB\n",
                 (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0, ru.ru_maxrss / 1024.0);
+        fprintf(stderr, "ptxemu: the launch itself: %.4f s, %.1f M lane-instructions/s (the rest: loading the module, "
+                "setting up and checking the buffers)\n", r.launch_secs, r.launch_secs > 0 ? (double)r.insns / r.launch_secs / 1e6 : 0.0);
         fprintf(stderr, "ptxemu: ran on %d host thread%s%s%s\n", r.fault.threads, r.fault.threads == 1 ? "" : "s",
                 r.fault.threads_note[0] ? ": " : "", r.fault.threads_note);
     }
