@@ -178,6 +178,7 @@ int rt_run_case(const rt_case *c, const rt_run_opts *o, int check, rt_run_result
     memset(r, 0, sizeof *r);
     rt_strbuf_init(&r->out);
     r->ptx_path = c->ptx_path;
+    if (o->jobs > 1 && !o->hooks) vm_par_warm(o->jobs);   /* the helpers start while the module loads */
     ptxemu_module *own = o->module ? NULL : ptxemu_load(c->ptx_path, diags, &r->ptx_text, &r->ptx_len);
     const ptxemu_module *m = o->module ? o->module : own;
     if (!m) return r->exit_code = PTXEMU_EXIT_PTX;

@@ -463,6 +463,7 @@ static pthread_mutex_t tp_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tp_queued = PTHREAD_COND_INITIALIZER;
 static par_worker *tp_queue;   /* workers waiting for a helper */
 static int tp_idle;            /* helpers waiting for work */
+static int tp_threads;         /* helpers started */
 static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
 
 static void tp_after_fork(void)
@@ -471,6 +472,7 @@ static void tp_after_fork(void)
     pthread_cond_init(&tp_queued, NULL);
     tp_queue = NULL;
     tp_idle = 0;
+    tp_threads = 0;
 }
 
 static void tp_init(void) { pthread_atfork(NULL, NULL, tp_after_fork); }
@@ -505,6 +507,28 @@ static void *tp_main(void *arg)
     return NULL;
 }
 
+/* Starts one more helper (tp_lock held); -1 when the system refuses. */
+static int tp_start(void)
+{
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int bad = pthread_create(&t, &a, tp_main, NULL);
+    pthread_attr_destroy(&a);
+    if (bad) return -1;
+    tp_threads++;
+    return 0;
+}
+
+void vm_par_warm(int jobs)
+{
+    pthread_once(&tp_once, tp_init);
+    pthread_mutex_lock(&tp_lock);
+    while (tp_threads < jobs - 1 && tp_threads < PAR_MAX_WORKERS && !tp_start()) {}
+    pthread_mutex_unlock(&tp_lock);
+}
+
 /* Queues worker wk for a helper, starting one if none is idle; -1 when no
  * helper could be started (the launch then has one worker fewer). */
 static int tp_submit(par_worker *wk)
@@ -514,14 +538,9 @@ static int tp_submit(par_worker *wk)
     int queued = 0;
     par_worker **q = &tp_queue;
     for (; *q; q = &(*q)->next_task) queued++;
-    if (tp_idle <= queued) {           /* every idle helper has a worker waiting already */
-        pthread_t t;
-        pthread_attr_t a;
-        pthread_attr_init(&a);
-        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        int bad = pthread_create(&t, &a, tp_main, NULL);
-        pthread_attr_destroy(&a);
-        if (bad) { pthread_mutex_unlock(&tp_lock); return -1; }
+    if (tp_idle <= queued && tp_start()) {   /* every idle helper has a worker waiting already */
+        pthread_mutex_unlock(&tp_lock);
+        return -1;
     }
     wk->next_task = NULL;
     *q = wk;
