@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "vm.h"
 #include "par.h"
 
@@ -523,6 +524,8 @@ static int tp_start(void)
 
 void vm_par_warm(int jobs)
 {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);   /* more than the cores: started when a launch needs them */
+    if (cpus > 0 && jobs > cpus) jobs = (int)cpus;
     pthread_once(&tp_once, tp_init);
     pthread_mutex_lock(&tp_lock);
     while (tp_threads < jobs - 1 && tp_threads < PAR_MAX_WORKERS && !tp_start()) {}
