@@ -304,7 +304,6 @@ __attribute__((target("cx16"))) static int cas16(uint64_t *q, uint64_t lo, uint6
 }
 #else
 #define PAR_CX16 0
-static int cx16(void) { return 0; }
 #endif
 
 int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how)
@@ -319,7 +318,9 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     uint64_t mine = ones * (PAR_K_WRITE | tag);     /* this worker's: anything goes */
     uint64_t steady = how == PAR_READ ? ones * PAR_K_READ : mine;   /* read by several workers */
+#if PAR_CX16
     const int wide = cx16();
+#endif
     for (uint64_t wi = w0; wi <= w1;) {
 #if PAR_CX16
         if (wide && wi % 8 == 0 && wi + 7 <= w1) {   /* eight words in one state: one 16-byte step */
