@@ -283,24 +283,30 @@ int par_word_slow(vm_launch *L, par_alloc *a, uint64_t wi, int how)
  * locked operations, each as dear as one of 8 bytes.  Not under
  * ThreadSanitizer, which has no 16-byte atomics. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__)
+#include <cpuid.h>
 #define PAR_CX16 1
 static int cx16(void)
 {
     static int v = -1;                 /* threads may race to set it, to the same value */
     int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
     if (r < 0) {
-        __builtin_cpu_init();
-        r = __builtin_cpu_supports("cmpxchg16b") ? 1 : 0;
+        unsigned a, b, c, d;
+        r = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_CMPXCHG16B) ? 1 : 0;
         __atomic_store_n(&v, r, __ATOMIC_RELAXED);
     }
     return r;
 }
 
-/* Replaces the 16 bytes at q (lo, hi) by n twice; 0 when they changed. */
-__attribute__((target("cx16"))) static int cas16(uint64_t *q, uint64_t lo, uint64_t hi, uint64_t n)
+/* Replaces the 16 bytes at q (lo, hi) by n twice; 0 when they changed.
+ * (Inline assembly: clang calls a library function for a 16-byte __sync.) */
+static inline int cas16(uint64_t *q, uint64_t lo, uint64_t hi, uint64_t n)
 {
-    unsigned __int128 o = (unsigned __int128)hi << 64 | lo, x = (unsigned __int128)n << 64 | n;
-    return __sync_bool_compare_and_swap((unsigned __int128 *)q, o, x);
+    unsigned char ok;
+    __asm__ __volatile__("lock cmpxchg16b %1\n\tsete %0"
+                         : "=q"(ok), "+m"(*(volatile unsigned __int128 *)q), "+a"(lo), "+d"(hi)
+                         : "b"(n), "c"(n)
+                         : "memory", "cc");
+    return ok;
 }
 #else
 #define PAR_CX16 0

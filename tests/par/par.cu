@@ -133,3 +133,16 @@ extern "C" __global__ void hidden_write(int *out, long long k, const int *in, in
         out[k + blockIdx.x] = blockIdx.x + 1 + (int)(x & 0);
     }
 }
+
+// each block reads, as one whole-warp row, the 32 words the block before it
+// writes as a row after its spin (so that on several threads the read
+// usually comes first): the shadow's row path, 8 and 4 words at a time,
+// must see the two blocks meet.  One host thread gives data[b * 32 + t] = b + t
+extern "C" __global__ void rows(int *data, unsigned *sink) {
+    int b = blockIdx.x, t = threadIdx.x;
+    int prev = b ? data[(b - 1) * 32 + t] : t - 1;
+    unsigned x = threadIdx.x + (unsigned)prev;   /* not spin(): its steps compose into one mad */
+    for (int i = 0; i < 400; i++) x = (x ^ (x >> 7)) * 1664525u + 1013904223u;
+    data[b * 32 + t] = prev + 1;
+    sink[b * 32 + t] = x;
+}
