@@ -6,7 +6,7 @@ os.chdir(os.path.dirname(os.path.abspath(__file__)))
 os.makedirs("expect", exist_ok=True)
 M = 0xffffffff
 def spin(x):
-    for _ in range(200): x = (x * 1664525 + 1013904223) & M
+    for _ in range(200): x = ((x ^ (x >> 7)) * 1664525 + 1013904223) & M
     return x
 def put(name, data):
     with open("expect/" + name, "wb") as f: f.write(data)

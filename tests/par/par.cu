@@ -6,8 +6,9 @@
 
 #define WORK 200
 
+/* not affine (the xor-shift): the steps of x * a + c alone composed into one mad */
 __device__ unsigned spin(unsigned x) {
-    for (int i = 0; i < WORK; i++) x = x * 1664525u + 1013904223u;
+    for (int i = 0; i < WORK; i++) x = (x ^ (x >> 7)) * 1664525u + 1013904223u;
     return x;
 }
 
@@ -140,9 +141,10 @@ extern "C" __global__ void hidden_write(int *out, long long k, const int *in, in
 // must see the two blocks meet.  One host thread gives data[b * 32 + t] = b + t
 extern "C" __global__ void rows(int *data, unsigned *sink) {
     int b = blockIdx.x, t = threadIdx.x;
-    int prev = b ? data[(b - 1) * 32 + t] : t - 1;
-    unsigned x = threadIdx.x + (unsigned)prev;   /* not spin(): its steps compose into one mad */
-    for (int i = 0; i < 400; i++) x = (x ^ (x >> 7)) * 1664525u + 1013904223u;
+    /* from block 64 on: a worker's first global access goes lane by lane
+     * (its cache of allocations is empty), and blocks that early meet there */
+    int prev = b >= 64 ? data[(b - 1) * 32 + t] : t + b - 1;
+    unsigned x = spin(threadIdx.x + (unsigned)prev);
     data[b * 32 + t] = prev + 1;
     sink[b * 32 + t] = x;
 }
