@@ -26,6 +26,7 @@
  * Uninitialised reads: a bit per shared byte (per CTA) and per local byte
  * (per thread, allocated on first use).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -230,11 +231,46 @@ typedef struct gptab {
  * being stale). */
 #define GP_BITS 14               /* words per page: 1 << GP_BITS */
 
+/* Pages of finished schedules, kept for the next one (a process-wide pool,
+ * up to GP_POOL_BYTES): `exec --check` mapped, faulted in and unmapped its
+ * pages at every launch, a quarter of a small launch's check.  A page is
+ * cleared when it is taken again: records of another launch would look live. */
+#define GP_POOL_PAGES 256
+#define GP_POOL_BYTES ((size_t)64 << 20)
+static struct { void *p; size_t n; } gp_pool[GP_POOL_PAGES];
+static int gp_pool_n;
+static size_t gp_pool_bytes;
+static pthread_mutex_t gp_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *gp_map(size_t bytes)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = NULL;
+    pthread_mutex_lock(&gp_pool_lock);
+    for (int i = gp_pool_n - 1; i >= 0 && !p; i--) {
+        if (gp_pool[i].n != bytes) continue;
+        p = gp_pool[i].p;
+        gp_pool_bytes -= bytes;
+        gp_pool[i] = gp_pool[--gp_pool_n];
+    }
+    pthread_mutex_unlock(&gp_pool_lock);
+    if (p) return memset(p, 0, bytes);
+    p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) abort();
     return p;
+}
+
+/* Gives page p back to the pool, or to the system when the pool is full. */
+static void gp_unmap(void *p, size_t bytes)
+{
+    pthread_mutex_lock(&gp_pool_lock);
+    int keep = gp_pool_n < GP_POOL_PAGES && gp_pool_bytes + bytes <= GP_POOL_BYTES;
+    if (keep) {
+        gp_pool[gp_pool_n].p = p;
+        gp_pool[gp_pool_n++].n = bytes;
+        gp_pool_bytes += bytes;
+    }
+    pthread_mutex_unlock(&gp_pool_lock);
+    if (!keep) munmap(p, bytes);
 }
 
 /* The page of `word` in T (created, or taken from the free list). */
@@ -274,8 +310,8 @@ static void gp_recycle(gptab *T)
 
 static void gp_free(gptab *T)
 {
-    for (uint32_t i = 0; i < T->n; i++) munmap(T->pages[i], T->elem << GP_BITS);
-    for (uint32_t i = 0; i < T->nfree; i++) munmap(T->free[i], T->elem << GP_BITS);
+    for (uint32_t i = 0; i < T->n; i++) gp_unmap(T->pages[i], T->elem << GP_BITS);
+    for (uint32_t i = 0; i < T->nfree; i++) gp_unmap(T->free[i], T->elem << GP_BITS);
     free(T->pages);
     free(T->free);
     wtab_free(&T->map);

@@ -6,7 +6,8 @@
 # (timing decides which worker meets which block first).  Any ThreadSanitizer
 # report fails; so does the race of a counter added to worker_main.
 # tests/api/launches_api.c covers the helper threads kept from one launch
-# to the next in one process.
+# to the next in one process.  Also `check --jobs 2` (schedules on two
+# threads) on three cases.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 if ! make -s -j"$(nproc)" MODE=tsan build/tsan/ptxemu >/dev/null 2>&1; then
@@ -30,6 +31,14 @@ for round in 1 2 3; do
         grep -A30 'WARNING: ThreadSanitizer' "$log" | head -60
         echo "FAIL round $round: exit $rc, $reports ThreadSanitizer report(s), cases: ${summary:-none}"; fail=$((fail + 1))
     fi
+done
+# the checker's schedules on two threads, sharing the pool of shadow pages (runtime/check.c)
+for c in tests/bench/reduce.txt tests/check/cases/race_global_blocks/case.txt tests/check/cases/race_shared_warp/case.txt; do
+    [ -f "$c" ] || continue
+    TSAN_OPTIONS="halt_on_error=0 exitcode=66 atexit_sleep_ms=0" build/tsan/ptxemu check "$c" --jobs 2 >"$log" 2>&1
+    reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+    if [ "$reports" = 0 ]; then echo "PASS check --jobs 2 $c: no ThreadSanitizer report"; pass=$((pass + 1))
+    else grep -A30 'WARNING: ThreadSanitizer' "$log" | head -40; echo "FAIL check --jobs 2 $c: $reports report(s)"; fail=$((fail + 1)); fi
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
