@@ -242,9 +242,22 @@ static int gp_pool_n;
 static size_t gp_pool_bytes;
 static pthread_mutex_t gp_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* After a fork the child may find the lock held by a thread it does not
+ * have: it starts with an empty pool. */
+static void gp_pool_after_fork(void)
+{
+    pthread_mutex_init(&gp_pool_lock, NULL);
+    gp_pool_n = 0;
+    gp_pool_bytes = 0;
+}
+
+static pthread_once_t gp_pool_once = PTHREAD_ONCE_INIT;
+static void gp_pool_init(void) { pthread_atfork(NULL, NULL, gp_pool_after_fork); }
+
 static void *gp_map(size_t bytes)
 {
     void *p = NULL;
+    pthread_once(&gp_pool_once, gp_pool_init);
     pthread_mutex_lock(&gp_pool_lock);
     for (int i = gp_pool_n - 1; i >= 0 && !p; i--) {
         if (gp_pool[i].n != bytes) continue;

@@ -87,10 +87,23 @@ static int pool_n;
 static size_t pool_bytes;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* After a fork the child may find the lock held by a thread it does not
+ * have: it starts with an empty pool (the pooled memory stays, unused). */
+static void pool_after_fork(void)
+{
+    pthread_mutex_init(&pool_lock, NULL);
+    pool_n = 0;
+    pool_bytes = 0;
+}
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static void pool_init(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+
 /* A buffer of n bytes of the kind: a pooled one, else a zeroed new one. */
 static void *pool_take(size_t n, int kind)
 {
     void *p = NULL;
+    pthread_once(&pool_once, pool_init);
     pthread_mutex_lock(&pool_lock);
     for (int i = pool_n - 1; i >= 0; i--) {
         if (pool[i].n != n || pool[i].kind != kind) continue;
