@@ -109,6 +109,7 @@ typedef struct cu_func {
     struct prof_profile *prof;   /* --profile: its launches' counters so far, or NULL */
     uint64_t prof_launches;
     double insns_per_thread;     /* of its last launch (lane-instructions / threads), 0: none yet */
+    int work_varies;             /* a launch expected small was not: no more guesses from the last one */
 } cu_func;
 
 #define CU_FUNC_MAGIC 0x70746b66u

@@ -175,7 +175,7 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     cfg.builtins = &rt_builtins_printf;   /* device printf through the runtime's formatter */
     cfg.jobs = cu_g.jobs > 0 ? cu_g.jobs : online_cpus();   /* blocks on host threads (vm/par.h) */
     double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2], expect = f->insns_per_thread * threads;
-    int small = cfg.jobs > 1 && f->insns_per_thread > 0 && expect < CU_PAR_MIN_LANE_INSNS;
+    int small = cfg.jobs > 1 && !f->work_varies && f->insns_per_thread > 0 && expect < CU_PAR_MIN_LANE_INSNS;
     if (small) cfg.jobs = 1;
     vm_fault fault;
     uint64_t insns = 0;
@@ -192,6 +192,8 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
     if (profiling) cu_profile_done(f);
     if (!checked && st == VM_OK && threads > 0) f->insns_per_thread = (double)insns / threads;
+    /* the work per thread depends on more than the grid (a grid-stride loop over n, say) */
+    if (small && (double)insns > 4 * CU_PAR_MIN_LANE_INSNS) f->work_varies = 1;
     if (small)
         snprintf(fault.threads_note, sizeof fault.threads_note, "a small launch (about %.0f lane-instructions, "
                  "from the kernel's last launch)", expect);
