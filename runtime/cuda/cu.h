@@ -110,6 +110,10 @@ typedef struct cu_func {
     uint64_t prof_launches;
     double insns_per_thread;     /* of its last launch (lane-instructions / threads), 0: none yet */
     int work_varies;             /* a launch expected small was not: no more guesses from the last one */
+    double rate[2];              /* lane-instructions/s of its last large launch asked to run on one
+                                    thread [0] and on several [1]; 0: not measured */
+    unsigned since_probe;        /* launches since the slower way was last measured again */
+    unsigned large_seen;         /* launches long enough to time (the first is not timed) */
 } cu_func;
 
 #define CU_FUNC_MAGIC 0x70746b66u

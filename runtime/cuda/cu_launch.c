@@ -142,6 +142,57 @@ static CUresult build_params(cu_func *f, void **args, void **extra, uint8_t **bu
  * lane-instructions (docs/PERFORMANCE.md, step 31). */
 #define CU_PAR_MIN_LANE_INSNS 250000.0
 
+/* Larger launches of one kernel learn which way is faster: a kernel that
+ * streams through memory runs slower on several threads (the shadow words
+ * and undo copies cost about what its work does), one that computes runs
+ * faster.  The first two such launches run on several threads (the first,
+ * often the first to touch its buffers, is not timed), the next on one;
+ * then one thread wins unless several are CU_PAR_MARGIN times faster, and
+ * every CU_REPROBE-th launch times the other way again.  A rate rises at
+ * once and falls by a fifth of the difference (a machine busy with other
+ * work makes single launches slow, never fast).  Launches under
+ * CU_RATE_MIN_INSNS are not timed (too short). */
+#define CU_RATE_MIN_INSNS 2000000.0
+#define CU_PAR_MARGIN 1.1
+#define CU_REPROBE 16
+
+/* How a launch of f chose its host threads, for --trace. */
+typedef enum { JOBS_ASKED, JOBS_SMALL, JOBS_PROBE, JOBS_FASTER } jobs_why;
+
+/* The host threads for a launch of f of `threads` threads when `jobs` may
+ * run it (the rules above); *why says which rule decided, *expect the
+ * lane-instructions the last launch suggests. */
+static int choose_jobs(cu_func *f, int jobs, double threads, jobs_why *why, double *expect)
+{
+    *why = JOBS_ASKED;
+    *expect = f->insns_per_thread * threads;
+    if (jobs <= 1) return jobs;
+    if (!f->work_varies && f->insns_per_thread > 0 && *expect < CU_PAR_MIN_LANE_INSNS) { *why = JOBS_SMALL; return 1; }
+    if (f->rate[1] > 0 && f->rate[0] == 0) { *why = JOBS_PROBE; return 1; }
+    if (f->rate[0] > 0 && f->rate[1] > 0) {
+        int one = f->rate[0] * CU_PAR_MARGIN >= f->rate[1];
+        *why = one ? JOBS_FASTER : JOBS_ASKED;
+        if (++f->since_probe >= CU_REPROBE) { f->since_probe = 0; one = !one; *why = JOBS_PROBE; }
+        return one ? 1 : jobs;
+    }
+    return jobs;
+}
+
+/* What a finished launch teaches about f: its work per thread, and the rate
+ * of the way it was asked to run (several threads that fell back to one
+ * count for several: that is what asking for them gave). */
+static void learn(cu_func *f, int jobs, jobs_why why, double threads, double expect, uint64_t insns, double secs)
+{
+    if (threads > 0) f->insns_per_thread = (double)insns / threads;
+    /* the work per thread depends on more than the grid (a grid-stride loop over n, say) */
+    if (why == JOBS_SMALL && (double)insns > 4 * CU_PAR_MIN_LANE_INSNS) f->work_varies = 1;
+    (void)expect;
+    if (why == JOBS_SMALL || (double)insns < CU_RATE_MIN_INSNS || secs <= 0 || (jobs <= 1 && why == JOBS_ASKED)) return;
+    if (!f->large_seen++) return;
+    double r = (double)insns / secs, *old = &f->rate[jobs > 1];
+    *old = r > *old ? r : *old + (r - *old) / 5;
+}
+
 /* --jobs default: the online CPUs (at least 1). */
 static int online_cpus(void)
 {
@@ -173,10 +224,10 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     cfg.timeout = cu_g.timeout;
     cfg.output = printf_sink;
     cfg.builtins = &rt_builtins_printf;   /* device printf through the runtime's formatter */
-    cfg.jobs = cu_g.jobs > 0 ? cu_g.jobs : online_cpus();   /* blocks on host threads (vm/par.h) */
-    double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2], expect = f->insns_per_thread * threads;
-    int small = cfg.jobs > 1 && !f->work_varies && f->insns_per_thread > 0 && expect < CU_PAR_MIN_LANE_INSNS;
-    if (small) cfg.jobs = 1;
+    double threads = (double)g[0] * g[1] * g[2] * b[0] * b[1] * b[2], expect;
+    jobs_why why;
+    int asked = cu_g.jobs > 0 ? cu_g.jobs : online_cpus();   /* blocks on host threads (vm/par.h) */
+    cfg.jobs = choose_jobs(f, asked, threads, &why, &expect);
     vm_fault fault;
     uint64_t insns = 0;
     double t0 = now_s();
@@ -191,14 +242,20 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     }
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
     if (profiling) cu_profile_done(f);
-    if (!checked && st == VM_OK && threads > 0) f->insns_per_thread = (double)insns / threads;
-    /* the work per thread depends on more than the grid (a grid-stride loop over n, say) */
-    if (small && (double)insns > 4 * CU_PAR_MIN_LANE_INSNS) f->work_varies = 1;
-    if (small)
+    double secs = now_s() - t0;
+    if (!checked && !profiling && st == VM_OK) learn(f, cfg.jobs, why, threads, expect, insns, secs);
+    if (why == JOBS_SMALL)
         snprintf(fault.threads_note, sizeof fault.threads_note, "a small launch (about %.0f lane-instructions, "
                  "from the kernel's last launch)", expect);
+    else if (why == JOBS_FASTER)
+        snprintf(fault.threads_note, sizeof fault.threads_note, "one thread ran this kernel faster (%.0f M "
+                 "lane-instructions/s, against %.0f on %d)", f->rate[0] / 1e6, f->rate[1] / 1e6, asked);
+    else if (why == JOBS_PROBE && cfg.jobs == 1)
+        snprintf(fault.threads_note, sizeof fault.threads_note, "timing this kernel on one thread");
+    else if (why == JOBS_PROBE && !fault.threads_note[0])
+        snprintf(fault.threads_note, sizeof fault.threads_note, "timing this kernel on %d threads again", asked);
     cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s on %d host thread%s%s%s", (unsigned long long)seq, kname,
-             vm_status_name(st), (unsigned long long)insns, now_s() - t0, fault.threads, fault.threads == 1 ? "" : "s",
+             vm_status_name(st), (unsigned long long)insns, secs, fault.threads, fault.threads == 1 ? "" : "s",
              fault.threads_note[0] ? ": " : "", fault.threads_note);
     if (st != VM_OK && fault.bad_launch) {
         cu_trace("launch refused: %s", fault.msg);

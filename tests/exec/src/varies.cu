@@ -1,8 +1,10 @@
 // varies: one kernel with a fixed grid whose work per thread depends on n (a
-// grid-stride loop), launched small, large, small, large: under `exec` the
-// second launch is guessed small from the first (one thread), wrongly; from
-// then on the kernel's launches are not guessed, so the fourth runs on every
-// core (tests/exec/run.sh checks --trace).  The results are the GPU's either way.
+// grid-stride loop), launched small, large, small, then large three times.
+// Under `exec` (tests/exec/run.sh checks --trace): the second launch is
+// guessed small from the first (one thread), wrongly, so the kernel's launches
+// are not guessed again and the fourth runs on every core; the fifth, the
+// second large one, is timed on every core and the sixth on one thread.  The
+// results are the GPU's either way.
 #include "common.h"
 
 __global__ void stride(int n, unsigned *y)
@@ -20,6 +22,8 @@ int main()
     stride<<<64, 256>>>(100, d);
     stride<<<64, 256>>>(n, d);
     stride<<<64, 256>>>(100, d);
+    stride<<<64, 256>>>(n, d);
+    stride<<<64, 256>>>(n, d);
     stride<<<64, 256>>>(n, d);
     SHOW(cudaDeviceSynchronize());
     unsigned *h = new unsigned[n];
