@@ -26,12 +26,12 @@
  * Uninitialised reads: a bit per shared byte (per CTA) and per local byte
  * (per thread, allocated on first use).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "check_int.h"
 #include "ptxemu.h"
+#include "pool.h"
 
 const char *const chk_kind_names[CHK_NKINDS] = {
     "race", "deadlock", "mask", "barrier", "memory", "uninit", "schedule"
@@ -231,59 +231,20 @@ typedef struct gptab {
  * being stale). */
 #define GP_BITS 14               /* words per page: 1 << GP_BITS */
 
-/* Pages of finished schedules, kept for the next one (a process-wide pool,
- * up to GP_POOL_BYTES): `exec --check` mapped, faulted in and unmapped its
- * pages at every launch, a quarter of a small launch's check.  A page is
- * cleared when it is taken again: records of another launch would look live. */
-#define GP_POOL_PAGES 256
-#define GP_POOL_BYTES ((size_t)64 << 20)
-static struct { void *p; size_t n; } gp_pool[GP_POOL_PAGES];
-static int gp_pool_n;
-static size_t gp_pool_bytes;
-static pthread_mutex_t gp_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* After a fork the child may find the lock held by a thread it does not
- * have: it starts with an empty pool. */
-static void gp_pool_after_fork(void)
-{
-    pthread_mutex_init(&gp_pool_lock, NULL);
-    gp_pool_n = 0;
-    gp_pool_bytes = 0;
-}
-
-static pthread_once_t gp_pool_once = PTHREAD_ONCE_INIT;
-static void gp_pool_init(void) { pthread_atfork(NULL, NULL, gp_pool_after_fork); }
+/* Pages of finished schedules, kept for the next one (vm/pool.h, up to
+ * 64 MB): `exec --check` mapped, faulted in and unmapped its pages at every
+ * launch, a quarter of a small launch's check.  A page is cleared when it is
+ * taken again: records of another launch would look live. */
+static void gp_release(void *p, size_t n) { munmap(p, n); }
+static vm_pool gp_pool = VM_POOL_INIT((size_t)64 << 20, gp_release);
 
 static void *gp_map(size_t bytes)
 {
-    void *p = NULL;
-    pthread_once(&gp_pool_once, gp_pool_init);
-    pthread_mutex_lock(&gp_pool_lock);
-    for (int i = gp_pool_n - 1; i >= 0 && !p; i--) {
-        if (gp_pool[i].n != bytes) continue;
-        p = gp_pool[i].p;
-        gp_pool_bytes -= bytes;
-        gp_pool[i] = gp_pool[--gp_pool_n];
-    }
-    pthread_mutex_unlock(&gp_pool_lock);
+    void *p = vm_pool_take(&gp_pool, bytes, 0);
     if (p) return memset(p, 0, bytes);
     p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) abort();
     return p;
-}
-
-/* Gives page p back to the pool, or to the system when the pool is full. */
-static void gp_unmap(void *p, size_t bytes)
-{
-    pthread_mutex_lock(&gp_pool_lock);
-    int keep = gp_pool_n < GP_POOL_PAGES && gp_pool_bytes + bytes <= GP_POOL_BYTES;
-    if (keep) {
-        gp_pool[gp_pool_n].p = p;
-        gp_pool[gp_pool_n++].n = bytes;
-        gp_pool_bytes += bytes;
-    }
-    pthread_mutex_unlock(&gp_pool_lock);
-    if (!keep) munmap(p, bytes);
 }
 
 /* The page of `word` in T (created, or taken from the free list). */
@@ -323,8 +284,8 @@ static void gp_recycle(gptab *T)
 
 static void gp_free(gptab *T)
 {
-    for (uint32_t i = 0; i < T->n; i++) gp_unmap(T->pages[i], T->elem << GP_BITS);
-    for (uint32_t i = 0; i < T->nfree; i++) gp_unmap(T->free[i], T->elem << GP_BITS);
+    for (uint32_t i = 0; i < T->n; i++) vm_pool_give(&gp_pool, T->pages[i], T->elem << GP_BITS, 0);
+    for (uint32_t i = 0; i < T->nfree; i++) vm_pool_give(&gp_pool, T->free[i], T->elem << GP_BITS, 0);
     free(T->pages);
     free(T->free);
     wtab_free(&T->map);

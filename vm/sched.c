@@ -8,7 +8,6 @@
  * its holder.  A hook may replace the choice (the checker's adversarial
  * schedules, the debugger).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +17,7 @@
 #endif
 #include "vm.h"
 #include "par.h"
+#include "pool.h"
 
 #define VM_SLICE 256          /* instructions a group may issue per turn */
 #define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
@@ -79,56 +79,19 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
  * shared memory and the registers a thread may read before writing them
  * (zero_ranges), and vm_cta_alloc sets the constant slots. */
 enum { POOL_REGS, POOL_LOCAL, POOL_SHARED };
-#define VM_POOL_ENTRIES 256
-#define VM_POOL_BYTES ((size_t)512 << 20)
 
-static struct { void *p; size_t n; int kind; } pool[VM_POOL_ENTRIES];
-static int pool_n;
-static size_t pool_bytes;
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* After a fork the child may find the lock held by a thread it does not
- * have: it starts with an empty pool (the pooled memory stays, unused). */
-static void pool_after_fork(void)
-{
-    pthread_mutex_init(&pool_lock, NULL);
-    pool_n = 0;
-    pool_bytes = 0;
-}
-
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
-static void pool_init(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+static void release_buffer(void *p, size_t n) { (void)n; free(p); }
+static vm_pool slot_pool = VM_POOL_INIT((size_t)512 << 20, release_buffer);
 
 /* A buffer of n bytes of the kind: a pooled one, else a zeroed new one. */
 static void *pool_take(size_t n, int kind)
 {
-    void *p = NULL;
-    pthread_once(&pool_once, pool_init);
-    pthread_mutex_lock(&pool_lock);
-    for (int i = pool_n - 1; i >= 0; i--) {
-        if (pool[i].n != n || pool[i].kind != kind) continue;
-        p = pool[i].p;
-        pool_bytes -= n;
-        pool[i] = pool[--pool_n];
-        break;
-    }
-    pthread_mutex_unlock(&pool_lock);
+    void *p = vm_pool_take(&slot_pool, n, kind);
     return p ? p : calloc(1, n ? n : 1);
 }
 
 /* Keeps buffer p (as pool_take would return it) for a later launch, or frees it. */
-static void pool_give(void *p, size_t n, int kind)
-{
-    if (!p) return;
-    pthread_mutex_lock(&pool_lock);
-    int keep = pool_n < VM_POOL_ENTRIES && pool_bytes + n <= VM_POOL_BYTES;
-    if (keep) {
-        pool[pool_n++] = (__typeof__(pool[0])){ p, n, kind };
-        pool_bytes += n;
-    }
-    pthread_mutex_unlock(&pool_lock);
-    if (!keep) free(p);
-}
+static void pool_give(void *p, size_t n, int kind) { vm_pool_give(&slot_pool, p, n, kind); }
 
 void vm_cta_free(vm_cta *c)
 {
