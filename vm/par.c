@@ -12,6 +12,7 @@
 
 #define PAR_MMAP_MIN (64u << 10)   /* larger zeroed arrays come from mmap: zero pages, freed at once */
 #define PAR_POPULATE_MAX (16u << 20)  /* shadow words of one launch mapped at once, up to this many bytes */
+#define PAR_GUIDED 4           /* a worker takes 1/(workers * PAR_GUIDED) of the blocks left at once */
 
 /* One block's printf output, kept until the launch ends. */
 typedef struct par_out { uint64_t pos; char *text; size_t len; } par_out;
@@ -484,9 +485,21 @@ static void *worker_main(void *arg)
     par_worker *wk = arg;
     vm_par *P = wk->P;
     vm_launch *W = &wk->L;
+    uint64_t pos = 0, end = 0;       /* the run of launch positions taken, [pos, end) */
     while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
-        uint64_t pos = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
-        if (pos >= W->nctas) break;
+        if (pos == end) {
+            /* a run of consecutive blocks, a 1/(workers * PAR_GUIDED) share of
+             * those left: neighbouring blocks, which often touch neighbouring
+             * memory, mostly run on one worker (no cache line or undo chunk
+             * passed between cores), and the runs shrink towards the end, so
+             * the workers still finish together */
+            uint64_t seen = __atomic_load_n(&P->next, __ATOMIC_RELAXED);
+            uint64_t run = (seen < W->nctas ? W->nctas - seen : 0) / ((uint64_t)P->nworkers * PAR_GUIDED);
+            if (!run) run = 1;
+            pos = __atomic_fetch_add(&P->next, run, __ATOMIC_RELAXED);
+            if (pos >= W->nctas) break;
+            end = pos + run < W->nctas ? pos + run : W->nctas;
+        }
         wk->len = 0;
         vm_status st = vm_run_block(W, &W->ctas[0], pos);
         if (!st && wk->oom) st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
@@ -496,6 +509,7 @@ static void *worker_main(void *arg)
             stop_with(P, st, &W->fault);
             break;
         }
+        pos++;
     }
     return NULL;
 }

@@ -11,9 +11,10 @@
  *
  * How results stay those of one thread.  One thread runs the blocks one
  * after another in launch order, so block i sees the global writes of
- * blocks < i and none of blocks > i.  Workers take blocks in that order, each
- * running its blocks one after another, so data that flows between blocks
- * of one worker flows in launch order.  Every global access first updates
+ * blocks < i and none of blocks > i.  Workers take blocks in that order (runs
+ * of consecutive blocks, shorter towards the end), each running its blocks
+ * one after another, so data that flows between blocks of one worker flows
+ * in launch order.  Every global access first updates
  * the shadow word of each 4 bytes it touches: which worker touched it and
  * how (read, written, reduced by one commutative atomic).  Two workers
  * touching one word where one of them writes it is a conflict: data would
