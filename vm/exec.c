@@ -342,15 +342,18 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
 {
     switch (space) {
     case BC_SP_GLOBAL: {
-        if (a - L->gc2_base < L->gc2_size && n <= L->gc2_size - (a - L->gc2_base)) {
-            vm_gc_swap(L);                 /* the allocation hit before the last one */
+        int hit = a - L->gc2_base < L->gc2_size && n <= L->gc2_size - (a - L->gc2_base) ? 2 :
+                  a - L->gc3_base < L->gc3_size && n <= L->gc3_size - (a - L->gc3_base) ? 3 : 0;
+        if (hit) {
+            if (hit == 2) vm_gc_swap(L);   /* the allocation hit before the last one */
+            else vm_gc_rotate3(L);
             if (L->gc_pa && par_track(L, L->par_tag, L->gc_pa, a - L->gc_base, n, write)) return NULL;
             return L->gc_host + (a - L->gc_base);
         }
         int i = mem_find(L->mem, a, n);
         if (i < 0) return NULL;
         const mem_alloc *al = &L->mem->allocs[i];
-        vm_gc_swap(L);
+        vm_gc_rotate3(L);                  /* the third is dropped for the new one */
         L->gc_base = al->base;
         L->gc_size = al->size;
         L->gc_host = al->host;
@@ -493,7 +496,10 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     switch (space) {
     case BC_SP_SHARED: host = cta->shared; size = L->shared_size; break;
     case BC_SP_GLOBAL:
-        if (a0 - L->gc_base >= L->gc_size && a0 - L->gc2_base < L->gc2_size) vm_gc_swap(L);   /* two buffers in turn */
+        if (a0 - L->gc_base >= L->gc_size) {    /* two or three buffers in turn */
+            if (a0 - L->gc2_base < L->gc2_size) vm_gc_swap(L);
+            else if (a0 - L->gc3_base < L->gc3_size) vm_gc_rotate3(L);
+        }
         host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
     case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = size; break;
     case BC_SP_CONST: if (write) return 0; host = L->const_bank; size = L->m->const_size; break;
@@ -972,7 +978,7 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
                        (unsigned)arg[2], func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t[0], t[1], t[2], msg);
     }
     case BC_BUILTIN_MALLOC: ret = mem_alloc_bytes(L->mem, arg[0], "malloc"); break;
-    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); L->gc_size = L->gc2_size = 0; break;
+    case BC_BUILTIN_FREE: if (arg[0]) mem_free(L->mem, arg[0]); L->gc_size = L->gc2_size = L->gc3_size = 0; break;
     }
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, off = x[3 + 3 * j], sz = x[5 + 3 * j];

@@ -640,9 +640,9 @@ static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
     *W = *L;
     memset(&W->fault, 0, sizeof W->fault);
     W->insns = W->lane_insns = 0;
-    W->gc_base = W->gc_size = W->gc2_base = W->gc2_size = 0;
-    W->gc_host = W->gc2_host = NULL;
-    W->gc_pa = W->gc2_pa = NULL;
+    W->gc_base = W->gc_size = W->gc2_base = W->gc2_size = W->gc3_base = W->gc3_size = 0;
+    W->gc_host = W->gc2_host = W->gc3_host = NULL;
+    W->gc_pa = W->gc2_pa = W->gc3_pa = NULL;
     W->next_cta = 0;
     W->next_warp = 0;
     W->turns = 0;

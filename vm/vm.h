@@ -275,6 +275,9 @@ struct vm_launch {
     uint64_t gc2_base, gc2_size; /* and the one hit before it (kernels read two buffers in turn) */
     uint8_t *gc2_host;
     struct par_alloc *gc2_pa;
+    uint64_t gc3_base, gc3_size; /* and the one before that (scan: in, out, block_sums in turn) */
+    uint8_t *gc3_host;
+    struct par_alloc *gc3_pa;
     int stop_requested;
     uint64_t grid_ws;          /* cooperative launch: the grid-sync workspace (%envreg1:%envreg2), else 0 */
     struct vm_zero_range { uint32_t first, count; } *zero;   /* register slots zeroed at a block's start */
@@ -301,6 +304,18 @@ static inline void vm_gc_swap(vm_launch *L)
     struct par_alloc *pa = L->gc_pa;
     L->gc_base = L->gc2_base; L->gc_size = L->gc2_size; L->gc_host = L->gc2_host; L->gc_pa = L->gc2_pa;
     L->gc2_base = b; L->gc2_size = n; L->gc2_host = h; L->gc2_pa = pa;
+}
+
+/* Makes the third cached global allocation the first; the first becomes
+ * the second and the second the third. */
+static inline void vm_gc_rotate3(vm_launch *L)
+{
+    vm_gc_swap(L);
+    uint64_t b = L->gc_base, n = L->gc_size;
+    uint8_t *h = L->gc_host;
+    struct par_alloc *pa = L->gc_pa;
+    L->gc_base = L->gc3_base; L->gc_size = L->gc3_size; L->gc_host = L->gc3_host; L->gc_pa = L->gc3_pa;
+    L->gc3_base = b; L->gc3_size = n; L->gc3_host = h; L->gc3_pa = pa;
 }
 
 /* Places the module's variables in mem (once per module per mem_space):
