@@ -9,7 +9,8 @@
 #              alone, then the exact f32/f64 forms through whole warps: tests/fp/vm_replay.py)
 #   own cases  tests/cases and kernels/ (goldens recorded on an H200), also through the
 #              dispatch loop's base copy (PTXEMU_NO_AVX2=1), as is the conformance suite;
-#              tests/vm/rowdiff.py compares the two copies form by form
+#              tests/vm/rowdiff.py compares the two copies form by form, and
+#              tests/vm/avx2_same.sh every case's digest with and without AVX2
 #   checker    tests/check, debugger tests/debug (when present)
 #   memory     tests/memory/run.sh: guest memory bounds (shared window, windows, calls)
 #   exec       tests/exec: nvcc-built programs and Python under `ptxemu exec`
@@ -55,6 +56,7 @@ suite "own cases, base loop (PTXEMU_NO_AVX2)" env PTXEMU_NO_AVX2=1 build/ptxemu 
 suite "vm arithmetic vs H200, base loop" env PTXEMU_NO_AVX2=1 python3 tests/fp/vm_replay.py build/ptxemu
 # the AVX2 copy's whole-warp rows against the base copy, form by form, on random and edge operands
 suite "AVX2 rows vs the base loop" python3 tests/vm/rowdiff.py build/ptxemu
+suite "AVX2 copies vs base copies, case by case (digests)" bash tests/vm/avx2_same.sh
 suite "parallel launches (--jobs)" bash tests/par/run.sh
 suite "parallel launches under ThreadSanitizer (MODE=tsan)" bash tests/par/tsan.sh
 suite "ptxemu exec (nvcc-built programs, Python)" bash tests/exec/run.sh

@@ -252,13 +252,17 @@ __attribute__((target("avx2"))) static void mark_lanes_avx2(uint64_t *lastrun, u
     }
 }
 
+/* 1 when the scheduler's AVX2 passes may run: the CPU has AVX2 and
+ * PTXEMU_NO_AVX2 is not set (the tests' base-loop runs then take the scalar
+ * passes, which must decide the same, as a CPU without AVX2 would). */
 static int cpu_avx2(void)
 {
     static int v = -1;                 /* threads may race to set it, to the same value */
     int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
     if (r < 0) {
         __builtin_cpu_init();
-        r = __builtin_cpu_supports("avx2") ? 1 : 0;
+        const char *off = getenv("PTXEMU_NO_AVX2");
+        r = __builtin_cpu_supports("avx2") && !(off && *off) ? 1 : 0;
         __atomic_store_n(&v, r, __ATOMIC_RELAXED);
     }
     return r;
@@ -277,9 +281,11 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
         if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
     }
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (w->tick > VM_AGE_LIMIT && cpu_avx2()) {     /* (the scan below also finds a uniform group) */
+    if (cpu_avx2()) {     /* (the scan below also finds a uniform group) */
+        /* in a warp's first VM_AGE_LIMIT turns no lane can have waited too long:
+         * old 0 finds none (issue ticks are never negative) */
         uint32_t best, next, aged;
-        uint32_t g = pick_scan_avx2(w, ready, w->tick - VM_AGE_LIMIT, &best, &next, &aged);
+        uint32_t g = pick_scan_avx2(w, ready, w->tick > VM_AGE_LIMIT ? w->tick - VM_AGE_LIMIT : 0, &best, &next, &aged);
         if (aged) {
             /* the lane that waited longest (the first of the lowest tick) goes first */
             int oldest = __builtin_ctz(aged);
