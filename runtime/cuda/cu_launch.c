@@ -181,12 +181,11 @@ static int choose_jobs(cu_func *f, int jobs, double threads, jobs_why *why, doub
 /* What a finished launch teaches about f: its work per thread, and the rate
  * of the way it was asked to run (several threads that fell back to one
  * count for several: that is what asking for them gave). */
-static void learn(cu_func *f, int jobs, jobs_why why, double threads, double expect, uint64_t insns, double secs)
+static void learn(cu_func *f, int jobs, jobs_why why, double threads, uint64_t insns, double secs)
 {
     if (threads > 0) f->insns_per_thread = (double)insns / threads;
     /* the work per thread depends on more than the grid (a grid-stride loop over n, say) */
     if (why == JOBS_SMALL && (double)insns > 4 * CU_PAR_MIN_LANE_INSNS) f->work_varies = 1;
-    (void)expect;
     if (why == JOBS_SMALL || (double)insns < CU_RATE_MIN_INSNS || secs <= 0 || (jobs <= 1 && why == JOBS_ASKED)) return;
     if (!f->large_seen++) return;
     double r = (double)insns / secs, *old = &f->rate[jobs > 1];
@@ -243,7 +242,7 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     if (!checked) st = vm_run(f->mod->pm->bc, &cu_g.mem, f->mod->var_addr, f->index, &cfg, &fault, &insns);
     if (profiling) cu_profile_done(f);
     double secs = now_s() - t0;
-    if (!checked && !profiling && st == VM_OK) learn(f, cfg.jobs, why, threads, expect, insns, secs);
+    if (!checked && !profiling && st == VM_OK) learn(f, cfg.jobs, why, threads, insns, secs);
     if (why == JOBS_SMALL)
         snprintf(fault.threads_note, sizeof fault.threads_note, "a small launch (about %.0f lane-instructions, "
                  "from the kernel's last launch)", expect);
