@@ -25,7 +25,7 @@ void bc_module_free(bc_module *m)
     free(m->code); free(m->funcs); free(m->extra); free(m->consts); free(m->const_relocs);
     free(m->vars); free(m->global_image); free(m->const_image); free(m->relocs);
     free(m->srclocs); free(m->files); free(m->regnames); free(m->labels);
-    free(m->maybe_uninit); free(m->store_roots); free(m->call_save); free(m->call_plan); free(m->call_save_list);
+    free(m->maybe_uninit); free(m->store_roots); free(m->fused); free(m->call_save); free(m->call_plan); free(m->call_save_list);
     free(m);
 }
 
@@ -247,7 +247,10 @@ void bc_disassemble(const bc_module *m, int func, FILE *out)
         for (uint32_t pc = fn->pc_begin; pc < fn->pc_end; pc++) {
             bc_format_insn(m, pc, text, sizeof text);
             bc_format_srcloc(m, m->code[pc].src, 1, loc, sizeof loc);
-            fprintf(out, "%6u  %-60s ; ptx:%d%s%s\n", pc, text, m->code[pc].line, loc[0] ? "  " : "", loc);
+            fprintf(out, "%6u  %-60s ; ptx:%d%s%s", pc, text, m->code[pc].line, loc[0] ? "  " : "", loc);
+            if (m->fused && m->fused[pc].op != m->code[pc].op)   /* a superinstruction starts here (vm/fuse.c) */
+                fprintf(out, "  [fused: %s x%u]", bc_op_name[m->fused[pc].op], m->fused[pc].b);
+            fprintf(out, "\n");
         }
     }
 }

@@ -229,6 +229,7 @@ typedef struct bc_module {
                                   * then its .param copy plan (BC_CALL_PLAN_*) */
     uint32_t *call_plan;         /* per pc of a call: index of its plan in call_save_list (with call_save) */
     uint64_t *store_roots;       /* per function: bc_flow_store_roots, or NULL */
+    bc_insn *fused;              /* code with superinstructions (vm/fuse.c), or NULL */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -291,6 +292,20 @@ static inline uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx,
  * that writes it.  A parallel launch still checks each write against it. */
 enum { BC_ROOT_GLOBALS = 62, BC_ROOT_ANY = 63 };
 uint64_t *bc_flow_store_roots(const bc_module *m);   /* malloc'd, NULL when out of memory */
+
+/* fuse.c: a copy of m->code with the first instruction of every run a
+ * superinstruction executes marked (OP_LDS_FMA...); malloc'd, NULL when
+ * there is none or memory ran out.  Only runs without observers use it. */
+bc_insn *bc_fuse(const bc_module *m);
+/* OP_LDS_FMA's e: results of the triple the handler need not write; the
+ * triple's first load is from the second base register of the run's first */
+enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWAP = 8 };
+
+/* flow.c: count[r], for each register r of defined function f (f->nslots
+ * of them), = how many operand fields of f's instructions read it (the
+ * conservative reads of the analyses above); -1 when some instruction's
+ * reads cannot all be listed (count[] then means nothing). */
+int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
 
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);

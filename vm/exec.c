@@ -836,6 +836,92 @@ static inline __attribute__((always_inline)) int shared_load_row(const uint64_t 
     load_row(d, ra, (uintptr_t)sh + imm, 4, dm);
     return 1;
 }
+/* ---- OP_LDS_FMA (vm/fuse.c) ---- */
+enum { ROW8_SIDE, ROW8_SAME, ROW8_GATHER };        /* the shape of 8 lanes' addresses */
+typedef struct row8 { int shape; __m256i idx; } row8;
+/* The low words of 8 slots, as 8 packed 32-bit values. */
+static inline __m256i row8_pack(const uint64_t *s)
+{
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)s), lo);
+    __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(s + 4)), lo);
+    return _mm256_permute2x128_si256(a, b, 0x20);
+}
+/* 8 packed 32-bit values into 8 slots, zero-extended. */
+static inline void row8_put(uint64_t *d, __m256i v)
+{
+    _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+    _mm256_storeu_si256((__m256i *)(d + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+}
+static inline row8 row8_shape(const uint64_t *r)
+{
+    row8 s = { ROW8_GATHER, row8_pack(r) };
+    if (row_side_by_side(r, 4)) s.shape = ROW8_SIDE;
+    else if (row_same(r)) s.shape = ROW8_SAME;
+    return s;
+}
+/* 8 lanes' 4-byte loads at base + r[l] (r[] as row8_shape found it). */
+static inline __m256 row8_load(const row8 *s, const uint8_t *base, const uint64_t *r)
+{
+    if (s->shape == ROW8_SIDE) return _mm256_loadu_ps((const float *)(base + r[0]));
+    if (s->shape == ROW8_SAME) { float f; memcpy(&f, base + r[0], 4); return _mm256_set1_ps(f); }
+    return _mm256_i32gather_ps((const float *)base, s->idx, 1);
+}
+/* Whether every lane's r[l] + imm, for imm in [lo, hi] (multiples of 4), is
+ * an aligned offset of at most lim. */
+static inline int lds_in_range(const uint64_t *r, int64_t lo, int64_t hi, uint64_t lim)
+{
+    uint64_t mx = 0, mn = UINT64_MAX, any = 0;
+    for (int l = 0; l < BC_WARP; l++) { mx = r[l] > mx ? r[l] : mx; mn = r[l] < mn ? r[l] : mn; any |= r[l]; }
+    return !(any & 3) && mx < (1ull << 40) && (int64_t)mn + lo >= 0 && (int64_t)mx + hi <= (int64_t)lim;
+}
+/* n triples of OP_LDS_FMA (vm/fuse.c) from I for a whole warp, the loads
+ * from the bases of I's own two loads, ra and rb: 1 when done;
+ * 0, with nothing written, when some offset is out of range or unaligned
+ * (the original instructions then run and fault at the exact pc).  The
+ * accumulator stays in registers between the fmas; every destination is
+ * written in program order, each fma result as FMA_F32 writes it (the
+ * canonical NaN; a NaN accumulator only ever gives a NaN, so the NaN kept
+ * in a register between the fmas changes no result). */
+__attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn *I, uint32_t n, const uint8_t *sh, uint64_t lim)
+{
+    const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
+    int64_t alo = INT64_MAX, ahi = INT64_MIN, blo = INT64_MAX, bhi = INT64_MIN;
+    for (uint32_t k = 0; k < n; k++) {
+        const bc_insn *t = &I[3 * k];
+        int sw = ((t[0].e ^ I[0].e) & BC_FUSE_SWAP) != 0;     /* this triple loads from rb first */
+        int64_t i = t[sw].imm, j = t[!sw].imm;
+        alo = i < alo ? i : alo; ahi = i > ahi ? i : ahi;
+        blo = j < blo ? j : blo; bhi = j > bhi ? j : bhi;
+    }
+    if (!lds_in_range(ra, alo, ahi, lim) || !lds_in_range(rb, blo, bhi, lim)) return 0;
+    enum { G = BC_WARP / 8 };
+    row8 sa[G], sb[G];
+    __m256 acc[G];
+    for (int g = 0; g < G; g++) {
+        sa[g] = row8_shape(ra + 8 * g);
+        sb[g] = row8_shape(rb + 8 * g);
+        acc[g] = _mm256_castsi256_ps(row8_pack(R + I[2].c + 8 * g));
+    }
+    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    for (uint32_t k = 0; k < n; k++) {
+        const bc_insn *t = &I[3 * k];
+        int sw = ((t[0].e ^ I[0].e) & BC_FUSE_SWAP) != 0;
+        const uint8_t *pa = sh + t[sw].imm, *pb = sh + t[!sw].imm;
+        uint32_t dead = (uint32_t)t[0].e & (k + 1 < n ? ~0u : ~(uint32_t)BC_FUSE_ACC_DEAD);
+#pragma GCC unroll 4
+        for (int g = 0; g < G; g++) {
+            __m256 u = row8_load(&sa[g], pa, ra + 8 * g), v = row8_load(&sb[g], pb, rb + 8 * g);
+            __m256 x = sw ? v : u, y = sw ? u : v;     /* the values of t[0] and t[1] */
+            acc[g] = _mm256_fmadd_ps(u, v, acc[g]);
+            if (!(dead & BC_FUSE_X_DEAD)) row8_put(R + t[0].d + 8 * g, _mm256_castps_si256(x));
+            if (!(dead & BC_FUSE_Y_DEAD)) row8_put(R + t[1].d + 8 * g, _mm256_castps_si256(y));
+            if (!(dead & BC_FUSE_ACC_DEAD))
+                row8_put(R + t[2].d + 8 * g, _mm256_castps_si256(_mm256_blendv_ps(acc[g], qnan, _mm256_cmp_ps(acc[g], acc[g], _CMP_UNORD_Q))));
+        }
+    }
+    return 1;
+}
 /* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
  * checked: 8 lanes side by side are one block copy; others lane by lane, in
  * ascending lane order (the later lane's value stays where lanes meet). */
@@ -1519,9 +1605,11 @@ static int cpu_has_fma(void)
 #ifdef VM_USE_GOTO
 #define vmdispatch(o) goto *jump[o];
 #define vmcase(name) L_##name:
+#define vmfallthrough
 #else
 #define vmdispatch(o) switch (o)
 #define vmcase(name) case OP_##name:
+#define vmfallthrough __attribute__((fallthrough));
 #endif
 /* the next instruction of the group */
 #define vmnext { pc++; if (--budget <= 0 || pc >= stop) goto out_budget; continue; }
@@ -1573,9 +1661,10 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
     };
 #endif
     const bc_module *M = L->m;
-    const bc_insn *code = L->code;
-    uint64_t *R = w->R;
     const vm_hooks *H = L->cfg.hooks;
+    /* with no observer, the code with superinstructions (vm/fuse.c) */
+    const bc_insn *code = !H && L->m->fused ? L->m->fused : L->code;
+    uint64_t *R = w->R;
     const int hacc = H && H->access;   /* memory accesses are reported lane by lane */
     int (*const step)(void *, vm_launch *, vm_cta *, vm_warp *, uint32_t, uint32_t) = H ? H->step : NULL;
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -2122,6 +2211,21 @@ next_group:
         } vmnext
         vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
         /* ---- memory ---- */
+        vmcase(LDS_FMA) {          /* I is bc_module.fused's: I->b triples from here (vm/fuse.c) */
+#if defined(__AVX2__)
+            uint32_t k = (uint32_t)I->b, room = (stop - pc) / 3, turn = (uint32_t)budget / 3;
+            k = k < room ? k : room;
+            k = k < turn ? k : turn;       /* the slice ends where it would have without fusing */
+            if (k && m == FULL && have_fma && L->shared_size >= 4 &&
+                lds_fma_run(R, I, k, cta->shared, L->shared_size - 4)) {
+                n_ins += 3 * k - 1; n_lane += (3 * k - 1) * BC_WARP;
+                pc += 3 * k - 1; budget -= (int)(3 * k - 1);
+                vmnext
+            }
+#endif
+            I = &L->code[pc];          /* the original ld.shared */
+        }
+        vmfallthrough
         vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
             int space = sp[I->op - OP_LD_GLOBAL];

@@ -263,6 +263,26 @@ uint8_t *bc_flow_maybe_uninit(const bc_module *m)
     return u;
 }
 
+/* ---- reads per register ------------------------------------------------------------ */
+
+int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count)
+{
+    flow_fn F = { .m = m, .f = f };
+    int64_t r[FLOW_MAX_OPS];
+    memset(count, 0, sizeof *count * f->nslots);
+    for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++) {
+        const bc_insn *I = &m->code[pc];
+        if (bc_op_fmt[I->op] == F_MMA) {         /* insn_uses follows at most FLOW_MAX_LIST of a list */
+            const uint32_t *ol = &m->extra[I->x];
+            if (I->x + 4 > m->nextra || (uint64_t)ol[0] + ol[1] + ol[2] + ol[3] > FLOW_MAX_LIST) return -1;
+        }
+        if (bc_op_fmt[I->op] == F_ST && I->n > FLOW_MAX_LIST) return -1;
+        int n = insn_uses(&F, I, r);
+        for (int k = 0; k < n; k++) count[r[k]]++;
+    }
+    return 0;
+}
+
 /* ---- liveness at call sites --------------------------------------------------------- */
 
 /* Successors of the block ending at pc (relative); returns how many (BRX

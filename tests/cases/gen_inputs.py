@@ -142,3 +142,32 @@ w(os.path.join(KERN, 'matmul', 'b.bin'), f32s([rnd.randint(-8, 8) * 0.5 for _ in
 rnd = random.Random(6)
 w(os.path.join(KERN, 'scan', 'in.bin'), i32s([rnd.randint(-20, 100) for _ in range(1024)]))
 print('inputs written')
+
+# ---- tile_fma: A and B (64 x 64 f32) and a permutation of the 16 columns of a tile.
+# A holds NaNs (quiet, signalling, negative), infinities of both signs, -0, subnormals
+# and values whose products overflow; B has zeros (inf * 0) and subnormals.
+def tile_fma_inputs():
+    rnd = random.Random(1617)
+    n = 64
+    a = [f32bits(rnd.uniform(-2.0, 2.0)) for _ in range(n * n)]
+    b = [f32bits(rnd.uniform(-2.0, 2.0)) for _ in range(n * n)]
+    specials = {(5, 3): 0x7fc00000, (6, 40): 0x7f800001, (7, 17): 0xffc01234,
+                (9, 20): 0x7f800000, (9, 21): 0xff800000, (10, 33): 0x7f800000,
+                (11, 2): 0x80000000, (12, 0): 0x00000001, (12, 1): 0x807fffff,
+                (20, 0): 0x7f7fffff, (20, 1): 0x7f7fffff, (21, 16): 0xff7fffff,
+                (30, 15): 0x00400000, (40, 48): 0x7fc00000, (63, 63): 0x7f800000}
+    for (r, c), v in specials.items():
+        a[r * n + c] = v
+    for k in range(0, n, 7):
+        b[k * n + (k * 5) % n] = 0x00000000         # inf * 0 where A has an infinity in column k
+    b[33 * n + 4] = 0                                # row 10's +inf meets a zero
+    b[3 * n + 9] = 0x00000001
+    perm = list(range(16))
+    rnd.shuffle(perm)
+    d = os.path.join(HERE, 'tile_fma')
+    w(os.path.join(d, 'a.bin'), u32s(a))
+    w(os.path.join(d, 'b.bin'), u32s(b))
+    w(os.path.join(d, 'perm.bin'), i32s(perm))
+
+
+tile_fma_inputs()

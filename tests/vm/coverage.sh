@@ -11,12 +11,14 @@ EMU=${PTXEMU:-build/ptxemu}
 all=$(mktemp); used=$(mktemp); trap 'rm -f "$all" "$used"' EXIT
 # every "disassembly name" in the table (several OP(...) per line)
 grep -o 'OP([A-Z0-9_]*, *"[^"]*"' vm/ops.def | grep -v "^OP(NAME," | sed 's/.*"\(.*\)"/\1/' | sort -u >"$all"
-# the dis lines: "  PC  [@[!]guard ]NAME[<m1,m2,m3>][.ftz][.sat] operands ; ptx:..."
+# the dis lines: "  PC  [@[!]guard ]NAME[<m1,m2,m3>][.ftz][.sat] operands ; ptx:...[  [fused: NAME xN]]"
+# (a superinstruction, vm/fuse.c, shows as the note on the first instruction it runs)
 find tests kernels -name '*.ptx' -print0 | sort -z | while IFS= read -r -d '' f; do
     "$EMU" dis "$f" 2>/dev/null
 done | awk '$1 ~ /^[0-9]+$/ { w = $2; if (w ~ /^@/) w = $3;
                               sub(/<.*/, "", w); sub(/\.sat$/, "", w); sub(/\.ftz$/, "", w);
-                              print w }' | sort -u >"$used"
+                              print w;
+                              if (match($0, /\[fused: [^ ]+/)) print substr($0, RSTART + 8, RLENGTH - 8) }' | sort -u >"$used"
 total=$(wc -l <"$all")
 missing=$(comm -23 "$all" "$used")
 nmiss=0

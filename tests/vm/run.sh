@@ -5,6 +5,7 @@
 #   coverage       tests/vm/coverage.sh (every opcode of vm/ops.def used by some test)
 #   ffi            tests/vm/ffi.sh (.extern functions called on the host through libffi)
 #   resident       tests/vm/resident.sh (--resident N, cooperative launches with grid-wide sync)
+#   switch         vm/exec.c compiles as a plain switch too (DISPATCH=switch), both copies
 # Each suite prints its own lines and "N passed, N failed"; the last line of this
 # script is ONE "N passed, N failed" summing them (tests/run.sh reads only that one).
 set -u
@@ -33,6 +34,19 @@ build_test_ops() {
     cc -std=gnu11 -Wall -Wextra -Werror -Ivm -Iparser -Iruntime tests/vm/test_ops.c build/release/libptxemu.a -lffi -lm -ldl -o build/vmtest/test_ops &&
     build/vmtest/test_ops
 }
+# DISPATCH=switch (no computed goto): both copies of the dispatch loop still compile
+# without a warning (a handler falling into the next must say so: vmfallthrough)
+build_switch() {
+    local gen; gen=$(ls -d build/release/gen 2>/dev/null) || { echo "FAIL no build/release/gen"; echo "0 passed, 1 failed"; return; }
+    local pass=0 fail=0 v
+    for v in "" "-DVM_EXEC_VARIANT -mavx2 -mpopcnt -mbmi -mbmi2 -mlzcnt"; do
+        if cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -I. -I"$gen" -Iparser -Ivm \
+              -Iruntime -Ilexer -O0 -DVM_EXEC_AVX2 -DPTXEMU_NO_COMPUTED_GOTO $v -c vm/exec.c -o build/vmtest/exec_switch.o; then
+            echo "PASS switch dispatch compiles ${v:+(AVX2 copy)}"; pass=$((pass + 1))
+        else echo "FAIL switch dispatch does not compile ${v:+(AVX2 copy)}"; fail=$((fail + 1)); fi
+    done
+    echo "$pass passed, $fail failed"
+}
 [ -x build/ptxemu ] || make -s >/dev/null 2>&1
 
 suite "opcode table" build_test_ops
@@ -40,5 +54,6 @@ suite "vm cases" build/ptxemu test tests/vm/cases
 suite "opcode coverage" bash tests/vm/coverage.sh
 suite "ffi" bash tests/vm/ffi.sh
 suite "resident" bash tests/vm/resident.sh
+suite "switch dispatch" build_switch
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]

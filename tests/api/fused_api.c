@@ -1,0 +1,214 @@
+/* fused_api.c — the superinstructions (vm/fuse.c) give what the single
+ * instructions give.  A launch with an empty vm_hooks (an observer that
+ * observes nothing) runs the original code; one without hooks runs the
+ * fused code.  Both must end with the same status, faulting pc and lane,
+ * lane-instruction count and output, at every turn length (vm_config.slice
+ * 1..17: a run of triples cut anywhere by the end of a turn), for:
+ *   tests/api/fused.ptx: a run of 4 triples, entered at its start and (by a
+ *     branch) at its third triple, on a whole warp and on a partial one,
+ *     with one lane's base register out of range from the fourth triple on,
+ *     from the first (below 0), and misaligned: the fault at the exact pc;
+ *   tests/cases/tile_fma: the five variants, against the H200's bytes.
+ * Prints PASS/FAIL lines and "N passed, N failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ptxemu.h"
+
+typedef struct outcome {
+    vm_status st;
+    uint32_t pc;
+    int lane;
+    uint64_t insns;
+    uint8_t *out;
+    char msg[128];
+} outcome;
+
+static int pass, fail;
+
+static void check(int ok, const char *what)
+{
+    if (ok) pass++;
+    else { printf("FAIL %s\n", what); fail++; }
+}
+
+/* One launch of a kernel whose only output is `out_bytes` at `out`; hooked:
+ * through an empty vm_hooks (unfused). */
+static outcome launch(ptxemu_device *dev, const ptxemu_module *m, const char *kernel, vm_config cfg, int hooked,
+                      uint64_t out, size_t out_bytes)
+{
+    vm_hooks none;
+    memset(&none, 0, sizeof none);
+    if (hooked) cfg.hooks = &none;
+    uint8_t *zero = calloc(1, out_bytes);
+    ptxemu_memcpy_htod(dev, out, zero, out_bytes);
+    free(zero);
+    vm_fault fault;
+    memset(&fault, 0, sizeof fault);
+    outcome o = { 0 };
+    o.st = ptxemu_launch(dev, m, kernel, &cfg, &fault, &o.insns);
+    o.pc = fault.pc;
+    o.lane = fault.lane;
+    snprintf(o.msg, sizeof o.msg, "%.100s", fault.msg);
+    free(fault.report);
+    o.out = malloc(out_bytes);
+    ptxemu_memcpy_dtoh(dev, o.out, out, out_bytes);
+    return o;
+}
+
+static int same(const outcome *a, const outcome *b, size_t out_bytes)
+{
+    return a->st == b->st && a->insns == b->insns && !memcmp(a->out, b->out, out_bytes) &&
+           (a->st == VM_OK || (a->pc == b->pc && a->lane == b->lane));
+}
+
+static void *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = malloc(n > 0 ? (size_t)n : 1);
+    *len = p && fread(p, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+    fclose(f);
+    return p;
+}
+
+static const int slices[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17 };
+enum { NSLICES = sizeof slices / sizeof slices[0] };
+
+/* fused.ptx at every slice: same as unfused; with the hooked run at the
+ * default slice, the expected values or fault. */
+static void run_fused_ptx(ptxemu_device *dev, const ptxemu_module *m, int threads, int entry, int bad, uint32_t skew,
+                          const char *name, int want_fault_line)
+{
+    enum { MAXT = 64 };
+    uint64_t out = ptxemu_malloc(dev, MAXT * 4);
+    struct { uint64_t out; uint32_t bad, skew, entry; } p = { out, (uint32_t)bad, skew, (uint32_t)entry };
+    vm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid[0] = 1;
+    cfg.block[0] = (uint32_t)threads;
+    cfg.jobs = 1;
+    cfg.params = &p;
+    cfg.params_size = sizeof p;
+    char what[256];
+    outcome ref = launch(dev, m, "fused", cfg, 1, out, MAXT * 4);
+    if (want_fault_line) {
+        const bc_module *bm = m->bc;
+        int line = ref.st == VM_FAULT && ref.pc < bm->ncode ? bm->code[ref.pc].line : -1;
+        snprintf(what, sizeof what, "%s: unfused, a fault at ptx line %d in lane %d (got %s at line %d, lane %d: %s)", name,
+                 want_fault_line, bad, vm_status_name(ref.st), line, ref.lane, ref.msg);
+        check(ref.st == VM_FAULT && line == want_fault_line && ref.lane == bad, what);
+    } else {
+        int ok = ref.st == VM_OK;
+        const float *v = (const float *)ref.out;
+        for (int t = 0; t < threads && ok; t++) ok = v[t] == 1.0f + (entry ? 6.0f : 7.0f) * (float)t;
+        snprintf(what, sizeof what, "%s: unfused, out[t] = 1 + %dt (%s %s)", name, entry ? 6 : 7, vm_status_name(ref.st), ref.msg);
+        check(ok, what);
+    }
+    int bad_slices = 0;
+    for (int s = 0; s < NSLICES; s++) {
+        cfg.slice = slices[s];
+        outcome a = launch(dev, m, "fused", cfg, 0, out, MAXT * 4), b = launch(dev, m, "fused", cfg, 1, out, MAXT * 4);
+        if (!same(&a, &b, MAXT * 4) || !same(&a, &ref, MAXT * 4)) {
+            printf("  %s, slice %d: fused %s pc %u lane %d, %llu lane-instructions; unfused %s pc %u lane %d, %llu\n", name,
+                   slices[s], vm_status_name(a.st), a.pc, a.lane, (unsigned long long)a.insns, vm_status_name(b.st), b.pc,
+                   b.lane, (unsigned long long)b.insns);
+            bad_slices++;
+        }
+        free(a.out);
+        free(b.out);
+    }
+    snprintf(what, sizeof what, "%s: fused and unfused the same at %d turn lengths (%d differ)", name, NSLICES, bad_slices);
+    check(!bad_slices, what);
+    if (!bad_slices) printf("PASS %s\n", name);
+    free(ref.out);
+    ptxemu_free(dev, out);
+}
+
+static void run_tile_fma(ptxemu_device *dev)
+{
+    diag_list d;
+    diag_init(&d);
+    char *text = NULL;
+    size_t len = 0, la = 0, lb = 0, lp = 0, le = 0;
+    ptxemu_module *m = ptxemu_load("tests/cases/tile_fma/tile_fma.ptx", &d, &text, &len);
+    void *a = read_file("tests/cases/tile_fma/a.bin", &la), *b = read_file("tests/cases/tile_fma/b.bin", &lb);
+    void *perm = read_file("tests/cases/tile_fma/perm.bin", &lp), *expect = read_file("tests/cases/tile_fma/expect/C.bin", &le);
+    if (!m || !la || !lb || !lp || !le) {
+        check(0, "tile_fma: load the module and its files");
+        goto done;
+    }
+    uint64_t da = ptxemu_malloc(dev, la), db = ptxemu_malloc(dev, lb), dp = ptxemu_malloc(dev, lp), dc = ptxemu_malloc(dev, le);
+    ptxemu_memcpy_htod(dev, da, a, la);
+    ptxemu_memcpy_htod(dev, db, b, lb);
+    ptxemu_memcpy_htod(dev, dp, perm, lp);
+    uint64_t p[4] = { da, db, dp, dc };
+    vm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid[0] = 16;
+    cfg.grid[1] = 5;
+    cfg.block[0] = 16;
+    cfg.block[1] = 16;
+    cfg.jobs = 1;
+    cfg.params = p;
+    cfg.params_size = sizeof p;
+    outcome ref = launch(dev, m, "tile_fma", cfg, 1, dc, le);
+    check(ref.st == VM_OK && !memcmp(ref.out, expect, le), "tile_fma: unfused, the H200's bytes");
+    int bad_slices = 0;
+    for (int s = 0; s < NSLICES; s++) {
+        cfg.slice = slices[s];
+        outcome f = launch(dev, m, "tile_fma", cfg, 0, dc, le);
+        if (f.st != VM_OK || memcmp(f.out, expect, le) || f.insns != ref.insns) {
+            printf("  tile_fma, slice %d: %s, %s the H200's bytes, %llu lane-instructions (unfused %llu)\n", slices[s],
+                   vm_status_name(f.st), memcmp(f.out, expect, le) ? "not" : "", (unsigned long long)f.insns,
+                   (unsigned long long)ref.insns);
+            bad_slices++;
+        }
+        free(f.out);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "tile_fma: fused, the H200's bytes and the unfused count at %d turn lengths (%d differ)", NSLICES,
+             bad_slices);
+    check(!bad_slices, what);
+    if (!bad_slices) printf("PASS tile_fma fused at %d turn lengths\n", NSLICES);
+    free(ref.out);
+done:
+    free(a); free(b); free(perm); free(expect);
+    ptxemu_module_free(m);
+    free(text);
+    diag_list_free(&d);
+}
+
+int main(void)
+{
+    diag_list d;
+    diag_init(&d);
+    char *text = NULL;
+    size_t len = 0;
+    ptxemu_module *m = ptxemu_load("tests/api/fused.ptx", &d, &text, &len);
+    if (!m) { diag_render(&d, text, len, stderr); printf("FAIL load\n0 passed, 1 failed\n"); return 1; }
+    const bc_module *bm = m->bc;
+    int fused = 0;
+    for (uint32_t pc = 0; bm->fused && pc < bm->ncode; pc++) fused += bm->fused[pc].op == OP_LDS_FMA;
+    check(fused == 4, "fused.ptx: four triples marked");
+    ptxemu_device dev;
+    ptxemu_device_init(&dev);
+    /* lines of fused.ptx: 38 the first triple's second load, 48 the fourth's */
+    run_fused_ptx(&dev, m, 32, 0, -1, 0, "whole warp", 0);
+    run_fused_ptx(&dev, m, 32, 1, -1, 0, "whole warp, entered at the third triple", 0);
+    run_fused_ptx(&dev, m, 48, 0, -1, 0, "a warp and a partial one", 0);
+    run_fused_ptx(&dev, m, 32, 0, 5, 300, "lane 5 out of range from the fourth triple", 48);
+    run_fused_ptx(&dev, m, 32, 1, 5, 300, "the same, entered at the third triple", 48);
+    run_fused_ptx(&dev, m, 32, 0, 9, (uint32_t)-40, "lane 9 below the shared window", 38);
+    run_fused_ptx(&dev, m, 32, 0, 3, 2, "lane 3 misaligned", 38);
+    run_tile_fma(&dev);
+    ptxemu_device_destroy(&dev);
+    ptxemu_module_free(m);
+    free(text);
+    diag_list_free(&d);
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail != 0;
+}

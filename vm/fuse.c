@@ -1,0 +1,120 @@
+/* fuse.c — superinstructions: runs of instructions one handler executes at once.
+ *
+ * bc_fuse returns a copy of the module's code in which the first instruction
+ * of every such run carries a fused opcode; the dispatch loop runs that copy
+ * only when nothing observes single instructions (no vm_hooks: not the
+ * checker, the debugger, the profiler or --stats), and a fused handler that
+ * cannot take its fast path runs the original instruction.  The original
+ * code, which the disassembler, the analyses and every observer read, is
+ * untouched, and the copy differs only in the opcode and the `b` field of
+ * the marked instructions.
+ *
+ * OP_LDS_FMA, the inner loop of a tiled matrix product:
+ *
+ *     ld.shared.f32  x, [A + i];  ld.shared.f32  y, [B + j];  fma.rn.f32  acc, x, y, c
+ *
+ * repeated with each fma's c the previous one's acc, A and B the same
+ * registers throughout (a triple may load from B first: nvcc orders the two
+ * loads of the first multiply-add of an unrolled loop differently).  Every triple's first instruction is marked, with b =
+ * the triples from it to the run's end, so a run entered in its middle (a
+ * branch, a slice that ended there) is still fused, and e = BC_FUSE_* bits:
+ * whether the triple loads from B first, and the results no other
+ * instruction of the function reads (flow.c's
+ * conservative reads), which the handler need not write.  Nothing that
+ * could read them runs fused: the debugger, the checker and the profiler
+ * are observers.  The handler needs what
+ * makes the triples independent of their order of effects: no guards, x and
+ * y distinct and not c, no instruction of the run writing A or B, every
+ * offset a multiple of 4.
+ *
+ * Ownership: the returned copy belongs to the bc_module (bc_module.fused,
+ * freed with it); NULL when nothing was fused or memory ran out, and the
+ * dispatch loop then runs the original code.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bc.h"
+
+/* ld.shared of one 4-byte value into a register of at least 32 bits, aligned offset */
+static int lds32(const bc_insn *I)
+{
+    return I->op == OP_LD_SHARED && I->guard == BC_NO_GUARD && I->m1 == 4 && !I->m2 && I->m3 >= 4 && I->n == 1 &&
+           (I->imm & 3) == 0;
+}
+
+/* Whether code[p..p+2] is one triple (see the header). */
+static int lds_fma_triple(const bc_insn *t)
+{
+    const bc_insn *f = &t[2];
+    uint32_t x = t[0].d, y = t[1].d;
+    return lds32(&t[0]) && lds32(&t[1]) && f->op == OP_FMA_F32 && f->guard == BC_NO_GUARD && x != y &&
+           ((f->a == x && f->b == y) || (f->a == y && f->b == x)) && f->c != x && f->c != y;
+}
+
+/* Whether triple t writes slot s. */
+static int triple_writes(const bc_insn *t, uint32_t s)
+{
+    return t[0].d == s || t[1].d == s || t[2].d == s;
+}
+
+/* Whether slot s of function f is read by one operand field only
+ * (count[] from bc_flow_read_counts, NULL: unknown). */
+static int read_once(const bc_func *f, const uint32_t *count, uint32_t s)
+{
+    uint32_t r = s / BC_WARP;
+    return count && s % BC_WARP == 0 && r >= f->slot_base && r < f->slot_base + f->nslots && count[r - f->slot_base] == 1;
+}
+
+/* Marks the run of triples starting at p in [p, end) of fused; returns its
+ * length in instructions (0: no triple at p). */
+static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p)
+{
+    const bc_insn *code = m->code;
+    uint32_t end = f->pc_end;
+    uint32_t n = 0, A = code[p].a, B = code[p + 1].a;
+    for (uint32_t q = p; q + 3 <= end && lds_fma_triple(&code[q]); q += 3, n++) {
+        const bc_insn *t = &code[q];
+        int same = t[0].a == A && t[1].a == B, swapped = t[0].a == B && t[1].a == A;
+        if ((!same && !swapped) || triple_writes(t, A) || triple_writes(t, B)) break;
+        if (n && t[2].c != t[-1].d) break;            /* the accumulator chain */
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const bc_insn *t = &code[p + 3 * k];
+        bc_insn *h = &fused[p + 3 * k];
+        h->op = OP_LDS_FMA;
+        h->b = n - k;
+        /* which results only this run reads: x and y only by their fma, acc
+         * only by the next fma (the handler still writes the last one it runs) */
+        h->e = (t[0].a != code[p].a ? BC_FUSE_SWAP : 0) | (read_once(f, count, t[0].d) ? BC_FUSE_X_DEAD : 0) | (read_once(f, count, t[1].d) ? BC_FUSE_Y_DEAD : 0) |
+               (k + 1 < n && read_once(f, count, t[2].d) ? BC_FUSE_ACC_DEAD : 0);
+    }
+    return 3 * n;
+}
+
+bc_insn *bc_fuse(const bc_module *m)
+{
+    bc_insn *fused = NULL;
+    for (int f = 0; f < m->nfuncs; f++) {
+        const bc_func *fn = &m->funcs[f];
+        uint32_t *count = NULL;
+        int counted = 0;
+        if (fn->kind != BC_FN_DEFINED) continue;
+        for (uint32_t p = fn->pc_begin; p + 3 <= fn->pc_end; p++) {
+            if (!lds_fma_triple(&m->code[p])) continue;
+            if (!fused) {
+                fused = malloc(sizeof *fused * m->ncode);
+                if (!fused) return NULL;
+                memcpy(fused, m->code, sizeof *fused * m->ncode);
+            }
+            if (!counted) {         /* without the counts every result is written */
+                counted = 1;
+                count = malloc(sizeof *count * (fn->nslots ? fn->nslots : 1));
+                if (count && bc_flow_read_counts(m, fn, count) < 0) { free(count); count = NULL; }
+            }
+            uint32_t len = mark_lds_fma(m, fn, count, fused, p);
+            if (len) p += len - 1;
+        }
+        free(count);
+    }
+    return fused;
+}
