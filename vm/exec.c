@@ -853,72 +853,152 @@ static inline void row8_put(uint64_t *d, __m256i v)
     _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
     _mm256_storeu_si256((__m256i *)(d + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
 }
-static inline row8 row8_shape(const uint64_t *r)
+/* The shape of r[0..7], and its lowest and highest value and their OR
+ * folded into *mn, *mx, *any (side by side: r[0] .. r[0] + 28). */
+static inline row8 row8_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uint64_t *any)
 {
-    row8 s = { ROW8_GATHER, row8_pack(r) };
-    if (row_side_by_side(r, 4)) s.shape = ROW8_SIDE;
+    row8 s;
+    uint64_t lo = r[0], hi = r[0], bits = r[0];
+    if (row_side_by_side(r, 4)) { s.shape = ROW8_SIDE; hi = lo + 28; }
     else if (row_same(r)) s.shape = ROW8_SAME;
+    else {
+        s.shape = ROW8_GATHER;
+        s.idx = row8_pack(r);
+        for (int l = 1; l < 8; l++) { lo = r[l] < lo ? r[l] : lo; hi = r[l] > hi ? r[l] : hi; bits |= r[l]; }
+    }
+    *mn = lo < *mn ? lo : *mn;
+    *mx = hi > *mx ? hi : *mx;
+    *any |= bits;
     return s;
 }
-/* 8 lanes' 4-byte loads at base + r[l] (r[] as row8_shape found it). */
-static inline __m256 row8_load(const row8 *s, const uint8_t *base, const uint64_t *r)
+/* 8 lanes' 4-byte loads at base + r[l], r[] of the shape given (a constant
+ * where it is inlined), r0 = r[0], idx the packed r[] of a gather. */
+static inline __attribute__((always_inline)) __m256 row8_load(int shape, const uint8_t *base, uint64_t r0, __m256i idx)
 {
-    if (s->shape == ROW8_SIDE) return _mm256_loadu_ps((const float *)(base + r[0]));
-    if (s->shape == ROW8_SAME) { float f; memcpy(&f, base + r[0], 4); return _mm256_set1_ps(f); }
-    return _mm256_i32gather_ps((const float *)base, s->idx, 1);
+    if (shape == ROW8_SIDE) return _mm256_loadu_ps((const float *)(base + r0));
+    if (shape == ROW8_SAME) { float f; memcpy(&f, base + r0, 4); return _mm256_set1_ps(f); }
+    return _mm256_i32gather_ps((const float *)base, idx, 1);
 }
-/* Whether every lane's r[l] + imm, for imm in [lo, hi] (multiples of 4), is
- * an aligned offset of at most lim. */
-static inline int lds_in_range(const uint64_t *r, int64_t lo, int64_t hi, uint64_t lim)
+/* Whether every r + imm, r in [mn, mx] with the bits any, imm in [lo, hi]
+ * (multiples of 4), is an aligned offset of at most lim. */
+static inline int lds_in_range(uint64_t mn, uint64_t mx, uint64_t any, int64_t lo, int64_t hi, uint64_t lim)
 {
-    uint64_t mx = 0, mn = UINT64_MAX, any = 0;
-    for (int l = 0; l < BC_WARP; l++) { mx = r[l] > mx ? r[l] : mx; mn = r[l] < mn ? r[l] : mn; any |= r[l]; }
     return !(any & 3) && mx < (1ull << 40) && (int64_t)mn + lo >= 0 && (int64_t)mx + hi <= (int64_t)lim;
 }
-/* n triples of OP_LDS_FMA (vm/fuse.c) from I for a whole warp, the loads
- * from the bases of I's own two loads, ra and rb: 1 when done;
- * 0, with nothing written, when some offset is out of range or unaligned
- * (the original instructions then run and fault at the exact pc).  The
- * accumulator stays in registers between the fmas; every destination is
- * written in program order, each fma result as FMA_F32 writes it (the
- * canonical NaN; a NaN accumulator only ever gives a NaN, so the NaN kept
- * in a register between the fmas changes no result). */
+/* One triple of a run, decoded once per run: the offsets of its loads from
+ * the two bases, the slots the values of its first and second load and its
+ * fma go to, and which of them need not be written (BC_FUSE_*). */
+typedef struct lds_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; } lds_step;
+enum { LDS_MAX_STEPS = 64 };        /* triples per call (the rest: the next head) */
+/* The run's triples for lanes 8g..8g+7, whose addresses have the shapes sa
+ * and sb (constants: one copy of the loop per pair of shapes). */
+__attribute__((target("fma"))) static inline __attribute__((always_inline)) void
+lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+              const uint64_t *rb, __m256i ia, __m256i ib, uint32_t c)
+{
+    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 acc = _mm256_castsi256_ps(row8_pack(R + c));
+    for (uint32_t k = 0; k < n; k++) {
+        const lds_step *t = &T[k];
+        __m256 u = row8_load(sa, sh + t->ia, ra[0], ia), v = row8_load(sb, sh + t->ib, rb[0], ib);
+        acc = _mm256_fmadd_ps(u, v, acc);
+        if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0)) {
+            if (!(t->dead & BC_FUSE_X_DEAD)) row8_put(R + t->dx, _mm256_castps_si256(t->sw ? v : u));
+            if (!(t->dead & BC_FUSE_Y_DEAD)) row8_put(R + t->dy, _mm256_castps_si256(t->sw ? u : v));
+            if (!(t->dead & BC_FUSE_ACC_DEAD))
+                row8_put(R + t->dacc, _mm256_castps_si256(_mm256_blendv_ps(acc, qnan, _mm256_cmp_ps(acc, acc, _CMP_UNORD_Q))));
+        }
+    }
+}
+/* The same for all 4 groups of 8 lanes, whose addresses all have the shapes
+ * sa and sb: four accumulators, four independent chains of fmas. */
+__attribute__((target("fma"))) static inline __attribute__((always_inline)) void
+lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+             const uint64_t *rb, const row8 *ga, const row8 *gb, uint32_t c)
+{
+    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 acc[4];
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) acc[g] = _mm256_castsi256_ps(row8_pack(R + c + 8 * g));
+    for (uint32_t k = 0; k < n; k++) {
+        const lds_step *t = &T[k];
+        __m256 u[4], v[4];
+#pragma GCC unroll 4
+        for (int g = 0; g < 4; g++) {
+            u[g] = row8_load(sa, sh + t->ia, ra[8 * g], ga[g].idx);
+            v[g] = row8_load(sb, sh + t->ib, rb[8 * g], gb[g].idx);
+            acc[g] = _mm256_fmadd_ps(u[g], v[g], acc[g]);
+        }
+        if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0))
+#pragma GCC unroll 4
+            for (int g = 0; g < 4; g++) {
+                if (!(t->dead & BC_FUSE_X_DEAD)) row8_put(R + t->dx + 8 * g, _mm256_castps_si256(t->sw ? v[g] : u[g]));
+                if (!(t->dead & BC_FUSE_Y_DEAD)) row8_put(R + t->dy + 8 * g, _mm256_castps_si256(t->sw ? u[g] : v[g]));
+                if (!(t->dead & BC_FUSE_ACC_DEAD))
+                    row8_put(R + t->dacc + 8 * g,
+                             _mm256_castps_si256(_mm256_blendv_ps(acc[g], qnan, _mm256_cmp_ps(acc[g], acc[g], _CMP_UNORD_Q))));
+            }
+    }
+}
+/* n (at most LDS_MAX_STEPS) triples of OP_LDS_FMA (vm/fuse.c) from I for a
+ * whole warp, the loads from the bases of I's own two loads, ra and rb: 1
+ * when done; 0, with nothing written, when some offset is out of range or
+ * unaligned (the original instructions then run and fault at the exact pc).
+ * The accumulator stays in registers between the fmas; each group of 8
+ * lanes runs all the triples in turn, so every slot is written in program
+ * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
+ * accumulator only ever gives a NaN, so the NaN kept in a register between
+ * the fmas changes no result). */
 __attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn *I, uint32_t n, const uint8_t *sh, uint64_t lim)
 {
     const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
     int64_t alo = INT64_MAX, ahi = INT64_MIN, blo = INT64_MAX, bhi = INT64_MIN;
+    lds_step T[LDS_MAX_STEPS];
     for (uint32_t k = 0; k < n; k++) {
         const bc_insn *t = &I[3 * k];
         int sw = ((t[0].e ^ I[0].e) & BC_FUSE_SWAP) != 0;     /* this triple loads from rb first */
         int64_t i = t[sw].imm, j = t[!sw].imm;
         alo = i < alo ? i : alo; ahi = i > ahi ? i : ahi;
         blo = j < blo ? j : blo; bhi = j > bhi ? j : bhi;
+        T[k] = (lds_step){ i, j, t[0].d, t[1].d, t[2].d,
+                           (uint32_t)t[0].e & (k + 1 < n ? 7u : 7u & ~(uint32_t)BC_FUSE_ACC_DEAD), (uint32_t)sw };
     }
-    if (!lds_in_range(ra, alo, ahi, lim) || !lds_in_range(rb, blo, bhi, lim)) return 0;
     enum { G = BC_WARP / 8 };
     row8 sa[G], sb[G];
-    __m256 acc[G];
+    uint64_t amn = UINT64_MAX, amx = 0, aany = 0, bmn = UINT64_MAX, bmx = 0, bany = 0;
     for (int g = 0; g < G; g++) {
-        sa[g] = row8_shape(ra + 8 * g);
-        sb[g] = row8_shape(rb + 8 * g);
-        acc[g] = _mm256_castsi256_ps(row8_pack(R + I[2].c + 8 * g));
+        sa[g] = row8_shape(ra + 8 * g, &amn, &amx, &aany);
+        sb[g] = row8_shape(rb + 8 * g, &bmn, &bmx, &bany);
     }
-    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    for (uint32_t k = 0; k < n; k++) {
-        const bc_insn *t = &I[3 * k];
-        int sw = ((t[0].e ^ I[0].e) & BC_FUSE_SWAP) != 0;
-        const uint8_t *pa = sh + t[sw].imm, *pb = sh + t[!sw].imm;
-        uint32_t dead = (uint32_t)t[0].e & (k + 1 < n ? ~0u : ~(uint32_t)BC_FUSE_ACC_DEAD);
-#pragma GCC unroll 4
-        for (int g = 0; g < G; g++) {
-            __m256 u = row8_load(&sa[g], pa, ra + 8 * g), v = row8_load(&sb[g], pb, rb + 8 * g);
-            __m256 x = sw ? v : u, y = sw ? u : v;     /* the values of t[0] and t[1] */
-            acc[g] = _mm256_fmadd_ps(u, v, acc[g]);
-            if (!(dead & BC_FUSE_X_DEAD)) row8_put(R + t[0].d + 8 * g, _mm256_castps_si256(x));
-            if (!(dead & BC_FUSE_Y_DEAD)) row8_put(R + t[1].d + 8 * g, _mm256_castps_si256(y));
-            if (!(dead & BC_FUSE_ACC_DEAD))
-                row8_put(R + t[2].d + 8 * g, _mm256_castps_si256(_mm256_blendv_ps(acc[g], qnan, _mm256_cmp_ps(acc[g], acc[g], _CMP_UNORD_Q))));
+    if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
+    _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
+    int one = 1;                       /* every group has the first one's shapes */
+    for (int g = 1; g < G; g++) one &= sa[g].shape == sa[0].shape && sb[g].shape == sb[0].shape;
+    if (one) {
+        uint32_t c = I[2].c;
+#define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, n, sh, ra, rb, sa, sb, c)
+        switch (sa[0].shape * 3 + sb[0].shape) {
+        case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
+        case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
+        case ROW8_SAME * 3 + ROW8_SIDE: LDS_WARP(ROW8_SAME, ROW8_SIDE); return 1;
+        case ROW8_SAME * 3 + ROW8_SAME: LDS_WARP(ROW8_SAME, ROW8_SAME); return 1;
+        default: break;
         }
+#undef LDS_WARP
+    }
+    for (int g = 0; g < G; g++) {
+        uint64_t *Rg = R + 8 * g;
+        const uint64_t *pa = ra + 8 * g, *pb = rb + 8 * g;
+        uint32_t c = I[2].c;
+#define LDS_GROUP(x, y) lds_fma_group(x, y, Rg, T, n, sh, pa, pb, sa[g].idx, sb[g].idx, c)
+        switch (sa[g].shape * 3 + sb[g].shape) {
+        case ROW8_SIDE * 3 + ROW8_SIDE: LDS_GROUP(ROW8_SIDE, ROW8_SIDE); break;
+        case ROW8_SIDE * 3 + ROW8_SAME: LDS_GROUP(ROW8_SIDE, ROW8_SAME); break;
+        case ROW8_SAME * 3 + ROW8_SIDE: LDS_GROUP(ROW8_SAME, ROW8_SIDE); break;
+        case ROW8_SAME * 3 + ROW8_SAME: LDS_GROUP(ROW8_SAME, ROW8_SAME); break;
+        default: LDS_GROUP(sa[g].shape, sb[g].shape); break;     /* a gather: its cost hides the branches */
+        }
+#undef LDS_GROUP
     }
     return 1;
 }
@@ -1621,6 +1701,7 @@ static int cpu_has_fma(void)
 /* Writes the group's shared pc back to its lanes. */
 static inline void put_pc(vm_warp *w, uint32_t mask, uint32_t pc)
 {
+    if (mask == FULL) { for (int l = 0; l < BC_WARP; l++) w->pc[l] = pc; return; }   /* vectorised */
     for (uint32_t mm = mask; mm; mm &= mm - 1) w->pc[__builtin_ctz(mm)] = pc;
 }
 
@@ -2214,6 +2295,7 @@ next_group:
         vmcase(LDS_FMA) {          /* I is bc_module.fused's: I->b triples from here (vm/fuse.c) */
 #if defined(__AVX2__)
             uint32_t k = (uint32_t)I->b, room = (stop - pc) / 3, turn = (uint32_t)budget / 3;
+            k = k < LDS_MAX_STEPS ? k : LDS_MAX_STEPS;
             k = k < room ? k : room;
             k = k < turn ? k : turn;       /* the slice ends where it would have without fusing */
             if (k && m == FULL && have_fma && L->shared_size >= 4 &&
