@@ -1551,7 +1551,25 @@ static uint64_t mem_hash(const mem_space *mem, const chk_opts *o)
     return h;
 }
 
+/* The blocks of sample (all nctas when NULL) in [lo, hi), sorted; *n how many. */
+static uint64_t *part_sample(const uint64_t *sample, uint64_t nsample, uint64_t nctas, uint64_t lo, uint64_t hi, uint64_t *n)
+{
+    uint64_t cap = sample ? nsample : (hi < nctas ? hi : nctas) - lo;
+    uint64_t *v = malloc((cap ? cap : 1) * sizeof *v);
+    if (!v) abort();
+    *n = 0;
+    if (sample) { for (uint64_t i = 0; i < nsample; i++) if (sample[i] >= lo && sample[i] < hi) v[(*n)++] = sample[i]; }
+    else for (uint64_t b = lo; b < hi && b < nctas; b++) v[(*n)++] = b;
+    return v;
+}
+
 void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so)
+{
+    chk_schedule_run_part(X, k, mem, out, out_ctx, so, NULL);
+}
+
+void chk_schedule_run_part(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so,
+                           const chk_part *part)
 {
     memset(so, 0, sizeof *so);
     const chk_opts *o = X->o;
@@ -1583,6 +1601,12 @@ void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn o
     uint64_t nctas = (uint64_t)cfg.grid[0] * (cfg.grid[1] ? cfg.grid[1] : 1) * (cfg.grid[2] ? cfg.grid[2] : 1);
     uint32_t tpb = cfg.block[0] * (cfg.block[1] ? cfg.block[1] : 1) * (cfg.block[2] ? cfg.block[2] : 1);
     uint64_t *sample = chk_sample_blocks(nctas, tpb, C.seed, &C.nsample);
+    if (part) {
+        uint64_t *v = part_sample(sample, C.nsample, nctas, part->lo, part->hi, &C.nsample);
+        free(sample);
+        sample = v;
+        C.skip_others = part->skip;
+    }
     C.sample = sample;
     so->instrumented = sample ? C.nsample : nctas;
     cfg.seed = C.seed;

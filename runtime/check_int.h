@@ -87,6 +87,12 @@ uint64_t *chk_sample_blocks(uint64_t nctas, uint32_t tpb, uint64_t seed, uint64_
 /* Runs schedule k of X on mem (which it changes); device printf goes to
  * out (NULL: dropped). */
 void chk_schedule_run(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so);
+/* The same, instrumenting only the blocks (of those the schedule would)
+ * whose linear index is in [lo, hi); with skip the others do not run at
+ * all (independent blocks), else they run as uninstrumented blocks do. */
+typedef struct chk_part { uint64_t lo, hi; int skip; } chk_part;
+void chk_schedule_run_part(const chk_launch *X, int k, mem_space *mem, vm_output_fn out, void *out_ctx, chk_sched_out *so,
+                           const chk_part *part);
 void chk_sched_out_free(chk_sched_out *so);
 
 /* Records a finding (deduplicated by kind and key) in r, which keeps at

@@ -232,7 +232,7 @@ static void run_all(pool *P, int jobs)
     for (int i = 0; i < nth; i++) pthread_join(th[i], NULL);
 }
 
-/* ---- merging ------------------------------------------------------------------------- */
+/* ---- schedule 0 of schedule-free code on two threads ------------------------------------ */
 
 static void merge(chk_result *r, int max, const chk_result *from)
 {
@@ -245,6 +245,79 @@ static void merge(chk_result *r, int max, const chk_result *from)
         f->detail = x->detail ? strdup(x->detail) : NULL;
     }
 }
+
+
+/* Schedule 0 of schedule-free code runs alone, and checks every block: on a
+ * large launch whose blocks may be independent, a second thread checks the
+ * last 3/5 of them on its own copy of the memory, running only those
+ * (as the adversarial schedules of independent blocks do), while schedule 0
+ * checks the first part and runs the rest as plain blocks, recording their
+ * footprints.  When schedule 0 then shows the blocks independent and
+ * ends cleanly, the two parts' findings merge into one schedule 0 (a
+ * finding of the second part was one of its blocks' alone); else schedule 0 runs
+ * again on the copy, checking every block, and the split is forgotten. */
+#define CHK_SPLIT_THREADS 16384u     /* smaller launches: one thread */
+/* Schedule 0 checks the first 2/5 of the blocks: it also runs the others,
+ * plain but through the footprint hook, at about a third of the cost of
+ * checking them (matmul, histogram) */
+#define CHK_SPLIT_NUM 2u
+#define CHK_SPLIT_DEN 5u
+
+static int blocks_may_be_independent(const ptxemu_module *m, const vm_config *cfg);
+
+typedef struct half {
+    const chk_launch *X;
+    mem_space mem;
+    chk_sched_out out;
+    chk_part part;
+} half;
+
+static void *half_main(void *arg)
+{
+    half *h = arg;
+    chk_schedule_run_part(h->X, 0, &h->mem, NULL, NULL, &h->out, &h->part);
+    return NULL;
+}
+
+/* Runs schedule 0 split in two (above); 0 when it did not (it then has not run). */
+static int run_split0(pool *P, int jobs)
+{
+    const chk_launch *X = P->X;
+    const vm_config *cfg = &X->cfg;
+    uint64_t nctas = (uint64_t)cfg->grid[0] * (cfg->grid[1] ? cfg->grid[1] : 1) * (cfg->grid[2] ? cfg->grid[2] : 1);
+    uint64_t tpb = (uint64_t)cfg->block[0] * (cfg->block[1] ? cfg->block[1] : 1) * (cfg->block[2] ? cfg->block[2] : 1);
+    if (jobs < 2 || !P->snap || nctas < 2 || nctas * tpb < CHK_SPLIT_THREADS || !blocks_may_be_independent(X->m, cfg))
+        return 0;
+    half h;
+    memset(&h, 0, sizeof h);
+    h.X = X;
+    uint64_t mid = nctas * CHK_SPLIT_NUM / CHK_SPLIT_DEN;
+    if (mid < 1) mid = 1;
+    h.part = (chk_part){ mid, nctas, 1 };
+    if (mem_copy(&h.mem, P->snap)) return 0;
+    pthread_t th;
+    if (pthread_create(&th, NULL, half_main, &h)) { mem_destroy(&h.mem); return 0; }
+    chk_sched_out *s0 = &P->outs[0];
+    chk_schedule_run_part(X, 0, P->mem, cfg->output, cfg->output_ctx, s0, &(chk_part){ 0, mid, 0 });
+    pthread_join(th, NULL);
+    if (s0->status == VM_OK && s0->foot && !s0->dependent && h.out.status == VM_OK) {
+        merge(&s0->found, INT32_MAX, &h.out.found);
+        s0->instrumented += h.out.instrumented;
+        s0->unordered_atomic |= h.out.unordered_atomic;
+        s0->ran_activemask |= h.out.ran_activemask;
+    } else {
+        chk_sched_out_free(s0);
+        chk_mem_restore(&h.mem, P->snap, X->o, NULL);
+        chk_schedule_run(X, 0, &h.mem, NULL, NULL, s0);
+    }
+    chk_sched_out_free(&h.out);
+    mem_destroy(&h.mem);
+    P->next = 1;
+    progress(P, 0);
+    return 1;
+}
+
+/* ---- merging ------------------------------------------------------------------------- */
 
 /* The message `run` prints for an abnormal end. */
 static void end_message(const ptxemu_module *m, vm_status st, const vm_fault *ft, char *buf, size_t len)
@@ -514,7 +587,7 @@ int chk_run_launch(const ptxemu_module *m, int kernel, const vm_config *cfg, mem
     X.schedule_free = asked && schedule_free_code(m, kernel, cfg, X.atoms, &X.sf_atomics);
     if (X.schedule_free) {
         P.ntodo = 1;
-        run_all(&P, 1);
+        if (!run_split0(&P, jobs)) run_all(&P, 1);
         P.ntodo = nsched;
         if (!others_needed(&P.outs[0], cfg)) {
             skipped = nsched - 1;

@@ -32,8 +32,10 @@ for round in 1 2 3; do
         echo "FAIL round $round: exit $rc, $reports ThreadSanitizer report(s), cases: ${summary:-none}"; fail=$((fail + 1))
     fi
 done
-# the checker's schedules on two threads, sharing the pool of shadow pages (runtime/check.c)
-for c in tests/bench/reduce.txt tests/check/cases/race_global_blocks/case.txt tests/check/cases/race_shared_warp/case.txt; do
+# the checker's schedules on two threads, sharing the pool of shadow pages (runtime/check.c),
+# and schedule 0 of a large schedule-free launch split over two threads (check_run.c)
+for c in tests/bench/reduce.txt tests/check/cases/race_global_blocks/case.txt tests/check/cases/race_shared_warp/case.txt \
+         tests/check/schedfree/sf_split_uninit_last.txt; do
     [ -f "$c" ] || continue
     TSAN_OPTIONS="halt_on_error=0 exitcode=66 atexit_sleep_ms=0" build/tsan/ptxemu check "$c" --jobs 2 >"$log" 2>&1
     reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")

@@ -33,6 +33,45 @@ expect sf_counts 11 none
 expect sf_block_chain 0 schedule      # blocks read each other's words: the footprint sends it on
 expect sf_atomic_peek 0 schedule      # a plain read unordered with atomics: sent on
 
+# large launches: schedule 0 checks its blocks on two threads (check_run.c, run_split0);
+# CASE SKIPPED KIND CTA: every block counted as checked by schedule 0, and the one
+# finding of the bad block (in the first part of the split or the second) reported by
+# schedule 0 itself; the same on one thread
+expect_split() {
+    local c=$1 skipped=$2 kind=$3 cta=$4 j
+    for j in 2 1; do
+        "$PTXEMU" check $D/$c.txt --format json --jobs $j > "$T/s.json" 2>/dev/null
+        if python3 - "$T/s.json" "$skipped" "$kind" "$cta" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+skipped, kind, cta = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+assert r["skipped_schedules"] == skipped, r["skipped_schedules"]
+assert r["checked_blocks"]["schedule0"] == r["blocks"] == 100, r["checked_blocks"]
+s0 = [f for f in r["findings"] if f["schedule"] == 0]
+if kind == "none":
+    assert not r["findings"], r["findings"]
+else:
+    assert len(s0) == 1 and s0[0]["kind"] == kind and s0[0]["cta"][0] == cta, s0
+PY
+        then echo "PASS schedule-free, split schedule 0: $c --jobs $j ($kind in block $cta)"
+        else echo "FAIL schedule-free, split schedule 0: $c --jobs $j (want $kind in block $cta, skipped $skipped)"; fi
+    done
+}
+expect_split sf_split_clean 11 none -1
+expect_split sf_split_first 0 race 3
+expect_split sf_split_last 0 race 99
+expect_split sf_split_uninit_first 0 uninit 1
+expect_split sf_split_uninit_last 0 uninit 90
+# blocks that depend on one another: the split is undone, and the other schedules run
+"$PTXEMU" check $D/sf_split_chain.txt --format json > "$T/s.json" 2>/dev/null
+if python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["skipped_schedules"] == 0 and r["independent_blocks"] is False and r["checked_blocks"]["schedule0"] == 80, r
+assert {f["kind"] for f in r["findings"]} == {"schedule"}, r["findings"]' "$T/s.json"
+then echo "PASS schedule-free, split schedule 0: dependent blocks undo the split"
+else echo "FAIL schedule-free, split schedule 0: dependent blocks undo the split"; fi
+
 # the text report says why the others did not run
 if "$PTXEMU" check $D/sf_clean.txt | grep -q '^note: the other 11 schedules were not run: schedule 0 found no race'; then
     echo "PASS schedule-free: text note"; else echo "FAIL schedule-free: text note"; fi

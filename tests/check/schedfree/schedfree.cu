@@ -43,3 +43,34 @@ extern "C" __global__ void sf_atomic_peek(int *out) {
     atomicAdd(&count, 1u);
     out[threadIdx.x] = count;
 }
+
+// Large launches (16,384 threads or more): schedule 0 checks its first 2/5 of
+// the blocks while a second thread checks the rest (check_run.c, run_split0).
+// Block `bad` alone has a bug: kind 1, a shared-memory race (thread 0 writes
+// what thread 33 reads, no barrier between); kind 2, reads of shared words
+// nobody wrote.  bad = -1: clean.  The finding must come from either part.
+extern "C" __global__ void sf_split(const int *in, int *out, int bad, int kind) {
+    __shared__ int tile[256];
+    __shared__ int half_written[32];
+    int t = threadIdx.x, b = blockIdx.x;
+    tile[t] = in[(b * 256 + t) & 255];
+    __syncthreads();
+    int v = tile[255 - t];
+    if (b == bad && kind == 1) {
+        __syncthreads();
+        if (t == 0) tile[7] = v;
+        if (t == 33) v += tile[7];
+    }
+    if (b == bad && kind == 2) {
+        if (t < 16) half_written[t] = t;
+        __syncthreads();
+        if (t < 32) v += half_written[31 - t];
+    }
+    out[b * 256 + t] = v;
+}
+
+// sf_block_chain on a large grid: the footprint finds the blocks dependent,
+// so schedule 0 runs again checking every block, and the others run.
+extern "C" __global__ void sf_split_chain(int *out) {
+    out[blockIdx.x * 256 + threadIdx.x + 256] = out[blockIdx.x * 256 + threadIdx.x] + 1;
+}
