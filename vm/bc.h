@@ -298,8 +298,9 @@ uint64_t *bc_flow_store_roots(const bc_module *m);   /* malloc'd, NULL when out 
  * there is none or memory ran out.  Only runs without observers use it. */
 bc_insn *bc_fuse(const bc_module *m);
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
- * triple's first load is from the second base register of the run's first */
-enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWAP = 8 };
+ * triple's first load is from the second base register of the run's first;
+ * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */
+enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWAP = 8, BC_FUSE_FTZ = 16 };
 
 /* flow.c: count[r], for each register r of defined function f (f->nslots
  * of them), = how many operand fields of f's instructions read it (the

@@ -885,6 +885,62 @@ static inline int lds_in_range(uint64_t mn, uint64_t mx, uint64_t any, int64_t l
 {
     return !(any & 3) && mx < (1ull << 40) && (int64_t)mn + lo >= 0 && (int64_t)mx + hi <= (int64_t)lim;
 }
+/* add, sub, mul or fma.rn.ftz.f32 of 8 lanes as vm/fp.c computes them:
+ * subnormal operands flushed to signed zeros, the host's operation, and
+ * lanes whose result is tiny (|r| <= 2^-126, not 0: sm_90 flushes what is
+ * tiny after rounding with an unbounded exponent, which the host's rounding
+ * cannot tell at 2^-126) redone by vm/fp.c from the unflushed operands. */
+enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA };
+__attribute__((target("fma"))) static inline __attribute__((always_inline)) __m256 f32_ftz8(int op, __m256 u, __m256 v,
+                                                                                          __m256 c)
+{
+    const __m256i expo = _mm256_set1_epi32(0x7f800000), sign = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i ub = _mm256_castps_si256(u), vb = _mm256_castps_si256(v), cb = _mm256_castps_si256(c);
+#define FTZ_IN(b) _mm256_castsi256_ps(_mm256_blendv_epi8(b, _mm256_and_si256(b, sign), \
+                                                         _mm256_cmpeq_epi32(_mm256_and_si256(b, expo), zero)))
+    __m256 x = FTZ_IN(ub), y = FTZ_IN(vb);
+    __m256 r = op == F32X_ADD ? _mm256_add_ps(x, y) : op == F32X_SUB ? _mm256_sub_ps(x, y)
+             : op == F32X_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, FTZ_IN(cb));
+#undef FTZ_IN
+    __m256i ab = _mm256_and_si256(_mm256_castps_si256(r), _mm256_set1_epi32(0x7fffffff));
+    __m256i tiny = _mm256_andnot_si256(_mm256_cmpeq_epi32(ab, zero), _mm256_cmpgt_epi32(_mm256_set1_epi32(0x00800001), ab));
+    if (__builtin_expect(!_mm256_testz_si256(tiny, tiny), 0)) {
+        uint32_t ua[8], va[8], ca[8], ra[8];
+        _mm256_storeu_si256((__m256i *)ua, ub);
+        _mm256_storeu_si256((__m256i *)va, vb);
+        _mm256_storeu_si256((__m256i *)ca, cb);
+        _mm256_storeu_si256((__m256i *)ra, _mm256_castps_si256(r));
+        for (uint32_t mm = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(tiny)); mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            ra[l] = op == F32X_ADD ? fp32_add(ua[l], va[l], FP_RN, 1, 0) : op == F32X_SUB ? fp32_sub(ua[l], va[l], FP_RN, 1, 0)
+                  : op == F32X_MUL ? fp32_mul(ua[l], va[l], FP_RN, 1, 0) : fp32_fma(ua[l], va[l], ca[l], FP_RN, 1, 0);
+        }
+        r = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)ra));
+    }
+    return r;
+}
+#define fma_ftz8(u, v, c) f32_ftz8(F32X_FMA, u, v, c)
+/* add, sub, mul or fma.rn.ftz.f32 of a whole warp: d (written after each
+ * group of 8 lanes is read, so it may be an operand) = a op b (op c),
+ * the canonical NaN for NaN results. */
+__attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                       const uint64_t *c)
+{
+    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256 u = _mm256_castsi256_ps(row8_pack(a + g)), v = _mm256_castsi256_ps(row8_pack(b + g));
+        __m256 w = op == F32X_FMA ? _mm256_castsi256_ps(row8_pack(c + g)) : _mm256_setzero_ps();
+        __m256 r;
+        switch (op) {           /* one inlined copy per op */
+        case F32X_ADD: r = f32_ftz8(F32X_ADD, u, v, w); break;
+        case F32X_SUB: r = f32_ftz8(F32X_SUB, u, v, w); break;
+        case F32X_MUL: r = f32_ftz8(F32X_MUL, u, v, w); break;
+        default: r = f32_ftz8(F32X_FMA, u, v, w); break;
+        }
+        row8_put(d + g, _mm256_castps_si256(_mm256_blendv_ps(r, qnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q))));
+    }
+}
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
  * fma go to, and which of them need not be written (BC_FUSE_*). */
@@ -893,7 +949,7 @@ enum { LDS_MAX_STEPS = 64 };        /* triples per call (the rest: the next head
 /* The run's triples for lanes 8g..8g+7, whose addresses have the shapes sa
  * and sb (constants: one copy of the loop per pair of shapes). */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
-lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+lds_fma_group(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
               const uint64_t *rb, __m256i ia, __m256i ib, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -901,7 +957,7 @@ lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const 
     for (uint32_t k = 0; k < n; k++) {
         const lds_step *t = &T[k];
         __m256 u = row8_load(sa, sh + t->ia, ra[0], ia), v = row8_load(sb, sh + t->ib, rb[0], ib);
-        acc = _mm256_fmadd_ps(u, v, acc);
+        acc = ftz ? fma_ftz8(u, v, acc) : _mm256_fmadd_ps(u, v, acc);
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0)) {
             if (!(t->dead & BC_FUSE_X_DEAD)) row8_put(R + t->dx, _mm256_castps_si256(t->sw ? v : u));
             if (!(t->dead & BC_FUSE_Y_DEAD)) row8_put(R + t->dy, _mm256_castps_si256(t->sw ? u : v));
@@ -913,7 +969,7 @@ lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const 
 /* The same for all 4 groups of 8 lanes, whose addresses all have the shapes
  * sa and sb: four accumulators, four independent chains of fmas. */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
-lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
              const uint64_t *rb, const row8 *ga, const row8 *gb, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -927,7 +983,7 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const u
         for (int g = 0; g < 4; g++) {
             u[g] = row8_load(sa, sh + t->ia, ra[8 * g], ga[g].idx);
             v[g] = row8_load(sb, sh + t->ib, rb[8 * g], gb[g].idx);
-            acc[g] = _mm256_fmadd_ps(u[g], v[g], acc[g]);
+            acc[g] = ftz ? fma_ftz8(u[g], v[g], acc[g]) : _mm256_fmadd_ps(u[g], v[g], acc[g]);
         }
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0))
 #pragma GCC unroll 4
@@ -944,14 +1000,15 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const u
  * whole warp, the loads from the bases of I's own two loads, ra and rb: 1
  * when done; 0, with nothing written, when some offset is out of range or
  * unaligned (the original instructions then run and fault at the exact pc).
- * The accumulator stays in registers between the fmas; each group of 8
- * lanes runs all the triples in turn, so every slot is written in program
+ * The accumulator stays in registers between the fmas (.ftz: fma_ftz8);
+ * each group of 8 lanes runs all the triples in turn, so every slot is written in program
  * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
  * accumulator only ever gives a NaN, so the NaN kept in a register between
  * the fmas changes no result). */
 __attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn *I, uint32_t n, const uint8_t *sh, uint64_t lim)
 {
     const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
+    const int ftz = (I[0].e & BC_FUSE_FTZ) != 0;         /* the same in every triple of the run */
     int64_t alo = INT64_MAX, ahi = INT64_MIN, blo = INT64_MAX, bhi = INT64_MIN;
     lds_step T[LDS_MAX_STEPS];
     for (uint32_t k = 0; k < n; k++) {
@@ -976,7 +1033,8 @@ __attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn
     for (int g = 1; g < G; g++) one &= sa[g].shape == sa[0].shape && sb[g].shape == sb[0].shape;
     if (one) {
         uint32_t c = I[2].c;
-#define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, n, sh, ra, rb, sa, sb, c)
+#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, sa, sb, c) \
+                            : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, sa, sb, c))
         switch (sa[0].shape * 3 + sb[0].shape) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
@@ -990,7 +1048,7 @@ __attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn
         uint64_t *Rg = R + 8 * g;
         const uint64_t *pa = ra + 8 * g, *pb = rb + 8 * g;
         uint32_t c = I[2].c;
-#define LDS_GROUP(x, y) lds_fma_group(x, y, Rg, T, n, sh, pa, pb, sa[g].idx, sb[g].idx, c)
+#define LDS_GROUP(x, y) lds_fma_group(x, y, ftz, Rg, T, n, sh, pa, pb, sa[g].idx, sb[g].idx, c)
         switch (sa[g].shape * 3 + sb[g].shape) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_GROUP(ROW8_SIDE, ROW8_SIDE); break;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_GROUP(ROW8_SIDE, ROW8_SAME); break;
@@ -2092,10 +2150,18 @@ next_group:
             if (have_fma) { if (m == FULL) fma32_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
-        vmcase(ADD_F32X) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        /* .rn.ftz of a whole warp (-use_fast_math): the host's operation on flushed operands (f32_ftz_row) */
+#if defined(__AVX2__)
+#define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && (I->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ && \
+                            have_fma) { f32_ftz_row(op, R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
+#else
+#define F32_FTZ_ROW(op)
+#endif
+        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+#undef F32_FTZ_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         vmcase(DIV_APPROX_F32) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext

@@ -13,12 +13,13 @@
  *
  *     ld.shared.f32  x, [A + i];  ld.shared.f32  y, [B + j];  fma.rn.f32  acc, x, y, c
  *
+ * (or fma.rn.ftz.f32 throughout, as -use_fast_math compiles it)
  * repeated with each fma's c the previous one's acc, A and B the same
  * registers throughout (a triple may load from B first: nvcc orders the two
  * loads of the first multiply-add of an unrolled loop differently).  Every triple's first instruction is marked, with b =
  * the triples from it to the run's end, so a run entered in its middle (a
  * branch, a slice that ended there) is still fused, and e = BC_FUSE_* bits:
- * whether the triple loads from B first, and the results no other
+ * whether the triple loads from B first, whether its fma is .ftz, and the results no other
  * instruction of the function reads (flow.c's
  * conservative reads), which the handler need not write.  Nothing that
  * could read them runs fused: the debugger, the checker and the profiler
@@ -42,12 +43,19 @@ static int lds32(const bc_insn *I)
            (I->imm & 3) == 0;
 }
 
+/* 0 for fma.rn.f32, 1 for fma.rn.ftz.f32 (-use_fast_math), else -1. */
+static int fma32_kind(const bc_insn *f)
+{
+    if (f->op == OP_FMA_F32) return 0;
+    return f->op == OP_FMA_F32X && f->m1 == BC_RN && (f->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ ? 1 : -1;
+}
+
 /* Whether code[p..p+2] is one triple (see the header). */
 static int lds_fma_triple(const bc_insn *t)
 {
     const bc_insn *f = &t[2];
     uint32_t x = t[0].d, y = t[1].d;
-    return lds32(&t[0]) && lds32(&t[1]) && f->op == OP_FMA_F32 && f->guard == BC_NO_GUARD && x != y &&
+    return lds32(&t[0]) && lds32(&t[1]) && fma32_kind(f) >= 0 && f->guard == BC_NO_GUARD && x != y &&
            ((f->a == x && f->b == y) || (f->a == y && f->b == x)) && f->c != x && f->c != y;
 }
 
@@ -77,6 +85,7 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
         int same = t[0].a == A && t[1].a == B, swapped = t[0].a == B && t[1].a == A;
         if ((!same && !swapped) || triple_writes(t, A) || triple_writes(t, B)) break;
         if (n && t[2].c != t[-1].d) break;            /* the accumulator chain */
+        if (fma32_kind(&t[2]) != fma32_kind(&code[p + 2])) break;
     }
     for (uint32_t k = 0; k < n; k++) {
         const bc_insn *t = &code[p + 3 * k];
@@ -85,7 +94,7 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
         h->b = n - k;
         /* which results only this run reads: x and y only by their fma, acc
          * only by the next fma (the handler still writes the last one it runs) */
-        h->e = (t[0].a != code[p].a ? BC_FUSE_SWAP : 0) | (read_once(f, count, t[0].d) ? BC_FUSE_X_DEAD : 0) | (read_once(f, count, t[1].d) ? BC_FUSE_Y_DEAD : 0) |
+        h->e = (t[0].a != code[p].a ? BC_FUSE_SWAP : 0) | (fma32_kind(&t[2]) ? BC_FUSE_FTZ : 0) | (read_once(f, count, t[0].d) ? BC_FUSE_X_DEAD : 0) | (read_once(f, count, t[1].d) ? BC_FUSE_Y_DEAD : 0) |
                (k + 1 < n && read_once(f, count, t[2].d) ? BC_FUSE_ACC_DEAD : 0);
     }
     return 3 * n;

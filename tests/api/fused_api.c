@@ -10,7 +10,8 @@
  *     gathered while the others' are side by side), out of range from the
  *     fourth triple on, from the first (below 0), and misaligned: the fault
  *     at the exact pc;
- *   tests/cases/tile_fma: the five variants, against the H200's bytes.
+ *   tests/cases/tile_fma and tile_fma_ftz (fma.rn.ftz.f32): the five
+ *     variants, against the H200's bytes.
  * Prints PASS/FAIL lines and "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,17 +134,21 @@ static void run_fused_ptx(ptxemu_device *dev, const ptxemu_module *m, int thread
     ptxemu_free(dev, out);
 }
 
-static void run_tile_fma(ptxemu_device *dev)
+static void run_tile_fma(ptxemu_device *dev, const char *name)
 {
     diag_list d;
     diag_init(&d);
     char *text = NULL;
     size_t len = 0, la = 0, lb = 0, lp = 0, le = 0;
-    ptxemu_module *m = ptxemu_load("tests/cases/tile_fma/tile_fma.ptx", &d, &text, &len);
+    char path[256], what[200];
+    snprintf(path, sizeof path, "tests/cases/%s/%s.ptx", name, name);
+    ptxemu_module *m = ptxemu_load(path, &d, &text, &len);
+    snprintf(path, sizeof path, "tests/cases/%s/expect/C.bin", name);
     void *a = read_file("tests/cases/tile_fma/a.bin", &la), *b = read_file("tests/cases/tile_fma/b.bin", &lb);
-    void *perm = read_file("tests/cases/tile_fma/perm.bin", &lp), *expect = read_file("tests/cases/tile_fma/expect/C.bin", &le);
+    void *perm = read_file("tests/cases/tile_fma/perm.bin", &lp), *expect = read_file(path, &le);
     if (!m || !la || !lb || !lp || !le) {
-        check(0, "tile_fma: load the module and its files");
+        snprintf(what, sizeof what, "%s: load the module and its files", name);
+        check(0, what);
         goto done;
     }
     uint64_t da = ptxemu_malloc(dev, la), db = ptxemu_malloc(dev, lb), dp = ptxemu_malloc(dev, lp), dc = ptxemu_malloc(dev, le);
@@ -161,24 +166,24 @@ static void run_tile_fma(ptxemu_device *dev)
     cfg.params = p;
     cfg.params_size = sizeof p;
     outcome ref = launch(dev, m, "tile_fma", cfg, 1, dc, le);
-    check(ref.st == VM_OK && !memcmp(ref.out, expect, le), "tile_fma: unfused, the H200's bytes");
+    snprintf(what, sizeof what, "%s: unfused, the H200's bytes", name);
+    check(ref.st == VM_OK && !memcmp(ref.out, expect, le), what);
     int bad_slices = 0;
     for (int s = 0; s < NSLICES; s++) {
         cfg.slice = slices[s];
         outcome f = launch(dev, m, "tile_fma", cfg, 0, dc, le);
         if (f.st != VM_OK || memcmp(f.out, expect, le) || f.insns != ref.insns) {
-            printf("  tile_fma, slice %d: %s, %s the H200's bytes, %llu lane-instructions (unfused %llu)\n", slices[s],
+            printf("  %s, slice %d: %s, %s the H200's bytes, %llu lane-instructions (unfused %llu)\n", name, slices[s],
                    vm_status_name(f.st), memcmp(f.out, expect, le) ? "not" : "", (unsigned long long)f.insns,
                    (unsigned long long)ref.insns);
             bad_slices++;
         }
         free(f.out);
     }
-    char what[160];
-    snprintf(what, sizeof what, "tile_fma: fused, the H200's bytes and the unfused count at %d turn lengths (%d differ)", NSLICES,
-             bad_slices);
+    snprintf(what, sizeof what, "%s: fused, the H200's bytes and the unfused count at %d turn lengths (%d differ)", name,
+             NSLICES, bad_slices);
     check(!bad_slices, what);
-    if (!bad_slices) printf("PASS tile_fma fused at %d turn lengths\n", NSLICES);
+    if (!bad_slices) printf("PASS %s fused at %d turn lengths\n", name, NSLICES);
     free(ref.out);
 done:
     free(a); free(b); free(perm); free(expect);
@@ -211,7 +216,8 @@ int main(void)
     run_fused_ptx(&dev, m, 48, 1, 17, 8, "lanes 16-23 gathered, entered at the third triple", -1);
     run_fused_ptx(&dev, m, 32, 0, 9, (uint32_t)-40, "lane 9 below the shared window", 38);
     run_fused_ptx(&dev, m, 32, 0, 3, 2, "lane 3 misaligned", 38);
-    run_tile_fma(&dev);
+    run_tile_fma(&dev, "tile_fma");
+    run_tile_fma(&dev, "tile_fma_ftz");
     ptxemu_device_destroy(&dev);
     ptxemu_module_free(m);
     free(text);

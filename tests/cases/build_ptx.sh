@@ -12,6 +12,8 @@ for c in int_edge atomics_all mem_forms calls_recursion printf_formats assert_fa
          cub_block warp_algos barriers_named fp_rounding grid_3d cvt_edge tile_fma; do
   [ -f "$ROOT/tests/cases/$c/$c.cu" ] && ptx tests/cases/$c $c.cu $c.ptx -lineinfo
 done
+# tile_fma with -ftz=true (fma.rn.ftz.f32, as -use_fast_math), used by the tile_fma_ftz case
+ptx tests/cases/tile_fma tile_fma.cu ../tile_fma_ftz/tile_fma_ftz.ptx -lineinfo -ftz=true
 # -G (debug) build of the calls/recursion kernels, used by the calls_debug case
 ptx tests/cases/calls_recursion calls_recursion.cu calls_recursion_G.ptx -G
 for k in saxpy reduce histogram matmul scan; do

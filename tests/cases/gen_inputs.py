@@ -145,7 +145,8 @@ print('inputs written')
 
 # ---- tile_fma: A and B (64 x 64 f32) and a permutation of the 16 columns of a tile.
 # A holds NaNs (quiet, signalling, negative), infinities of both signs, -0, subnormals
-# and values whose products overflow; B has zeros (inf * 0) and subnormals.
+# and values whose products overflow; B has zeros (inf * 0) and subnormals; row 50 of A
+# times columns 60-63 of B sums products around 2^-126 (what .ftz flushes).
 def tile_fma_inputs():
     rnd = random.Random(1617)
     n = 64
@@ -156,6 +157,11 @@ def tile_fma_inputs():
                 (11, 2): 0x80000000, (12, 0): 0x00000001, (12, 1): 0x807fffff,
                 (20, 0): 0x7f7fffff, (20, 1): 0x7f7fffff, (21, 16): 0xff7fffff,
                 (30, 15): 0x00400000, (40, 48): 0x7fc00000, (63, 63): 0x7f800000}
+    for c in range(n):                               # row 50 times columns 60-63 of B: sums
+        a[50 * n + c] = f32bits(rnd.uniform(-3.0, 3.0) * 1e-20)   # around 2^-126 (fast math flushes)
+    for k in range(n):
+        for c in range(60, 64):
+            b[k * n + c] = f32bits(rnd.uniform(-3.0, 3.0) * 1e-19)
     for (r, c), v in specials.items():
         a[r * n + c] = v
     for k in range(0, n, 7):
