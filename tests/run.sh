@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/run.sh — everything `make test` runs, suite by suite; each suite
 # prints its own lines and "N passed, N failed"; this script adds them up and
-# ends with the total "N passed, N failed" (exit 1 if anything failed).
+# ends with the total "N passed, N failed" (exit 1 if anything failed).  A
+# suite that exits nonzero while its last line counts no failure counts one.
 #
 #   layers     tests/layers.sh: no include of or call into a layer above
 #   cli        tests/cli/run.sh: --help/help CMD, unknown options, --version, completion
@@ -29,6 +30,7 @@ suite() {   # suite NAME COMMAND...
     echo "== $name"
     local t0=$SECONDS
     "$@" 2>&1 | tee "$log"
+    local st=${PIPESTATUS[0]}
     echo "-- $name: $((SECONDS - t0)) s"
     local last; last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -z "$last" ]; then
@@ -36,6 +38,10 @@ suite() {   # suite NAME COMMAND...
         total_fail=$((total_fail + 1)); return
     fi
     local p f; p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+    if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $name: the suite exited with status $st but counted no failure"
+        f=1
+    fi
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
 }
 
