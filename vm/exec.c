@@ -20,6 +20,7 @@
 #include "vm.h"
 #include "par.h"
 #include "fp.h"
+#include "fp_rows.h"
 #include "mma.h"
 
 #if defined(__GNUC__) && !defined(PTXEMU_NO_COMPUTED_GOTO)
@@ -180,11 +181,23 @@ static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, i
 static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
 {
     if (sign && (a >> (bits - 1)) & 1) a = ~a & (bits == 64 ? ~0ull : (1ull << bits) - 1);
-    int d = -1;
-    for (int i = bits - 1; i >= 0; i--) if ((a >> i) & 1) { d = i; break; }
-    if (d < 0) return 0xffffffffu;
+    if (!a) return 0xffffffffu;
+    int d = 63 - __builtin_clzll(a);           /* the highest set bit (a < 2^bits) */
     return shiftamt ? (uint32_t)(bits - 1 - d) : (uint32_t)d;
 }
+
+/* div and rem .s32/.u32 as sm_90 gives them for every operand: x / 0 is all
+ * ones (-1), INT32_MIN / -1 is INT32_MIN, x % 0 is all ones, x % -1 is 0. */
+static inline uint32_t div_s32(uint32_t a, uint32_t b)
+{
+    return (int32_t)b == 0 ? 0xffffffffu : ((int32_t)a == INT32_MIN && (int32_t)b == -1) ? a : (uint32_t)((int32_t)a / (int32_t)b);
+}
+static inline uint32_t div_u32(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a / b; }
+static inline uint32_t rem_s32(uint32_t a, uint32_t b)
+{
+    return (int32_t)b == 0 ? 0xffffffffu : (int32_t)b == -1 ? 0 : (uint32_t)((int32_t)a % (int32_t)b);
+}
+static inline uint32_t rem_u32(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a % b; }
 
 static uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
 {
@@ -277,6 +290,29 @@ static uint32_t cvt_tf32(uint32_t a, int mode, int satfinite)
 }
 
 static fp_type ftype(int code) { return code == 16 ? FP_F16 : code == 17 ? FP_BF16 : code == 32 ? FP_F32 : FP_F64; }
+
+/* fp32_div_approx for a normal divisor and no .ftz: a times the reciprocal rounded to f32, a
+ * subnormal reciprocal flushed (fp_approx.c) */
+static inline float div_approx_host(float a, float b)
+{
+    float rc = (float)(1.0 / (double)b);
+    if (!(bf32(rc) & 0x7f800000u)) rc = copysignf(0.0f, rc);
+    return (float)((double)a * (double)rc);
+}
+
+/* cvt.{rni,rzi,rmi,rpi} of an f32 or f64 to its own type (rintf, truncf,
+ * floorf, ceilf) on the host: with the default rounding (vm_run) the
+ * same result as fp_cvt_frint for every number; NaNs differ (the caller
+ * redoes them), and .ftz flushes a subnormal, which the caller also
+ * redoes. */
+static inline float frint_f(float x, fp_rint r)
+{
+    return r == FP_RNI ? rintf(x) : r == FP_RZI ? truncf(x) : r == FP_RMI ? floorf(x) : ceilf(x);
+}
+static inline double frint_d(double x, fp_rint r)
+{
+    return r == FP_RNI ? rint(x) : r == FP_RZI ? trunc(x) : r == FP_RMI ? floor(x) : ceil(x);
+}
 
 /* Half-precision handlers behind one signature, chosen once per instruction
  * from (kind, operation): half_fns[kind - BC_K_F16][op - OP_HADD]. */
@@ -853,6 +889,45 @@ static inline void row8_put(uint64_t *d, __m256i v)
     _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
     _mm256_storeu_si256((__m256i *)(d + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
 }
+/* 4 32-bit integers as doubles (exactly), unsigned or signed. */
+static inline __m256d i32x4_pd(__m128i v, int sgn)
+{
+    if (sgn) return _mm256_cvtepi32_pd(v);
+    return _mm256_add_pd(_mm256_cvtepi32_pd(_mm_xor_si128(v, _mm_set1_epi32(INT32_MIN))), _mm256_set1_pd(2147483648.0));
+}
+/* The integer values of 4 doubles in (-2^31, 2^32), their low 32 bits in a 128-bit vector:
+ * + 1.5 * 2^52 puts a value's two's complement in the low bits of the double's. */
+static inline __m128i pd_i32x4(__m256d q)
+{
+    __m256i b = _mm256_castpd_si256(_mm256_add_pd(q, _mm256_set1_pd(6755399441055744.0)));
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+/* div (rem: rem) .s32/.u32 (sgn) of a whole warp into d (which may be an operand): the
+ * operands' quotient as doubles, truncated, is exact (|a| < 2^53, and a quotient that is not
+ * an integer lies at least 1/|b| from one, farther than the division's rounding error); the
+ * remainder is a - q * b.  Returns the lanes dividing by 0 and (signed) INT32_MIN by -1,
+ * whose d the caller sets. */
+static inline uint32_t div32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int sgn, int rem)
+{
+    uint32_t bad = 0;
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256i av = row8_pack(a + g), bv = row8_pack(b + g);
+        __m256i z = _mm256_cmpeq_epi32(bv, _mm256_setzero_si256());
+        if (sgn) z = _mm256_or_si256(z, _mm256_and_si256(_mm256_cmpeq_epi32(av, _mm256_set1_epi32(INT32_MIN)),
+                                                         _mm256_cmpeq_epi32(bv, _mm256_set1_epi32(-1))));
+        bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(z)) << g;
+        __m256i one = _mm256_set1_epi32(1);
+        bv = _mm256_blendv_epi8(bv, one, z);                 /* no division by 0: those lanes are redone */
+        __m256d qlo = _mm256_round_pd(_mm256_div_pd(i32x4_pd(_mm256_castsi256_si128(av), sgn),
+                                                    i32x4_pd(_mm256_castsi256_si128(bv), sgn)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256d qhi = _mm256_round_pd(_mm256_div_pd(i32x4_pd(_mm256_extracti128_si256(av, 1), sgn),
+                                                    i32x4_pd(_mm256_extracti128_si256(bv, 1), sgn)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256i q = _mm256_inserti128_si256(_mm256_castsi128_si256(pd_i32x4(qlo)), pd_i32x4(qhi), 1);
+        row8_put(d + g, rem ? _mm256_sub_epi32(av, _mm256_mullo_epi32(q, bv)) : q);
+    }
+    return bad;
+}
+
 /* The shape of r[0..7], and its lowest and highest value and their OR
  * folded into *mn, *mx, *any (side by side: r[0] .. r[0] + 28). */
 static inline row8 row8_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uint64_t *any)
@@ -1575,6 +1650,31 @@ static uint64_t atom_host(uint8_t *p, int size, atom_fn fn, uint64_t b, uint64_t
     return o;
 }
 
+/* The same with no other thread: old value back, fn's result stored
+ * (2, 4 or 8 bytes: loads and stores of a fixed size, not memcpy calls). */
+static inline uint64_t atom_plain(uint8_t *p, int size, atom_fn fn, uint64_t b, uint64_t c, int ftz)
+{
+    if (size == 4) {
+        uint32_t o, n;
+        memcpy(&o, p, 4);
+        n = (uint32_t)fn(o, b, c, ftz);
+        memcpy(p, &n, 4);
+        return o;
+    }
+    if (size == 8) {
+        uint64_t o, n;
+        memcpy(&o, p, 8);
+        n = fn(o, b, c, ftz);
+        memcpy(p, &n, 8);
+        return o;
+    }
+    uint16_t o, n;
+    memcpy(&o, p, 2);
+    n = (uint16_t)fn(o, b, c, ftz);
+    memcpy(p, &n, 2);
+    return o;
+}
+
 static int atom_size(int kind)
 {
     switch (kind) {
@@ -1941,14 +2041,22 @@ next_group:
             D = I->m3 ? sum + C32 : r; }); vmnext
         vmcase(DIV_S16) LANES_D(U16(S16(B) == 0 ? -1 : (S16(A) == INT16_MIN && S16(B) == -1) ? INT16_MIN : S16(A) / S16(B))); vmnext
         vmcase(DIV_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) / U16(B)); vmnext
-        vmcase(DIV_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : (S32(A) == INT32_MIN && S32(B) == -1) ? INT32_MIN : S32(A) / S32(B))); vmnext
-        vmcase(DIV_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 / B32); vmnext
+#if defined(__AVX2__)
+#define DIV32_ROW(sgn, rem, one) if (m == FULL) { \
+            for (uint32_t bad = div32_row(R + I->d, R + I->a, R + I->b, sgn, rem); bad; bad &= bad - 1) { \
+                int l = __builtin_ctz(bad); D = one(A32, B32); } vmnext }
+#else
+#define DIV32_ROW(sgn, rem, one)
+#endif
+        vmcase(DIV_S32) DIV32_ROW(1, 0, div_s32) LANES_D(div_s32(A32, B32)); vmnext
+        vmcase(DIV_U32) DIV32_ROW(0, 0, div_u32) LANES_D(div_u32(A32, B32)); vmnext
         vmcase(DIV_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
         vmcase(DIV_U64) LANES_D(B == 0 ? ~0ull : A / B); vmnext
         vmcase(REM_S16) LANES_D(U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
         vmcase(REM_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
-        vmcase(REM_S32) LANES_D((uint32_t)(S32(B) == 0 ? -1 : S32(B) == -1 ? 0 : S32(A) % S32(B))); vmnext
-        vmcase(REM_U32) LANES_D(B32 == 0 ? 0xffffffffu : A32 % B32); vmnext
+        vmcase(REM_S32) DIV32_ROW(1, 1, rem_s32) LANES_D(rem_s32(A32, B32)); vmnext
+        vmcase(REM_U32) DIV32_ROW(0, 1, rem_u32) LANES_D(rem_u32(A32, B32)); vmnext
+#undef DIV32_ROW
         vmcase(REM_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
         vmcase(REM_U64) LANES_D(B == 0 ? ~0ull : A % B); vmnext
         vmcase(MIN_S16) LANES_D(U16(S16(A) < S16(B) ? A : B)); vmnext
@@ -2164,8 +2272,19 @@ next_group:
 #undef F32_FTZ_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
-        vmcase(DIV_APPROX_F32) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
-        vmcase(DIV_FULL_F32) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
+        /* div.approx and div.full (-use_fast_math's a / b) as vm/fp_approx.c computes them, on the
+         * host in one loop; the lanes where it treats operands or results apart (a zero or
+         * subnormal divisor, NaN, with .ftz a zero or subnormal operand or result) it redoes */
+        vmcase(DIV_APPROX_F32)
+            if (m == FULL) LANES_FIX(bf32(div_approx_host(f32(A), f32(B))), (v_ & 0x7fffffffu) > 0x7f800000u || !(B & 0x7f800000u) ||
+                      (FTZ && (!(A & 0x7f800000u) || !(v_ & 0x7f800000u))), fp32_div_approx(A32, B32, FTZ));
+            else LANES_D(fp32_div_approx(A32, B32, FTZ));
+            vmnext
+        vmcase(DIV_FULL_F32)
+            if (m == FULL) LANES_FIX(bf32((float)((double)f32(A) / (double)f32(B))), (v_ & 0x7fffffffu) > 0x7f800000u ||
+                      (FTZ && (!(A & 0x7f800000u) || !(B & 0x7f800000u) || !(v_ & 0x7f800000u))), fp32_div_full(A32, B32, FTZ));
+            else LANES_D(fp32_div_full(A32, B32, FTZ));
+            vmnext
         vmcase(SQRT_F32)
 #if defined(__AVX2__)
             if (m == FULL && RND == FP_RN && !FTZ) {
@@ -2177,7 +2296,6 @@ next_group:
             }
 #endif
             LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
-        vmcase(SQRT_APPROX_F32) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
         vmcase(RCP_F32)   /* .rn without .ftz: the host's correctly rounded 1/x, but NaNs */
             if (m == FULL && RND == FP_RN && !FTZ) LANES_FIX(bf32(1.0f / f32(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp32_rcp(A32, FP_RN, 0));
             else LANES_D(fp32_rcp(A32, RND, FTZ));
@@ -2190,6 +2308,7 @@ next_group:
 #endif
         vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
         vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) MUFU_ROW(fp32_sqrt_approx) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
         vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
         vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
         vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
@@ -2259,7 +2378,12 @@ next_group:
                 default: LANES_D(bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 }
             } else {
-                half_fn f = half_fns[I->m2 - BC_K_F16][I->op - OP_HADD];
+                /* .rn add/sub/mul/fma of a whole warp: vm/fp_rows.c (kinds in the order f16, f16x2, bf16, bf16x2) */
+                int k = I->m2 - BC_K_F16;
+                if (m == FULL && I->op <= OP_HFMA && I->m1 == BC_RN &&
+                    fp_half_row(I->op - OP_HADD, k >> 1 ? FP_BF16 : FP_F16, k & 1, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c))
+                    vmnext
+                half_fn f = half_fns[k][I->op - OP_HADD];
                 LANES_D(f(A, B, C, I->m1, FTZ, SAT, I->m3));
             }
             vmnext
@@ -2290,7 +2414,24 @@ next_group:
                       ((I->flags & BC_IF_HAS_E) ? FP_CVT_SATFINITE : 0);
             uint64_t sm = I->m1 >= 64 ? ~0ull : (1ull << (I->m1 == 17 ? 16 : I->m1)) - 1;
             int rn = I->m3 == 8 || I->m3 == FP_RN;
-            if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            /* f16/bf16 <-> f32 of a whole warp: vm/fp_rows.c */
+            if (m == FULL && (I->m3 < 4 || I->m3 == 8) &&
+                fp_cvt_half_row(s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2, R + I->d, R + I->a))
+                vmnext
+            if (I->m3 >= 4 && I->m3 < 8 && m == FULL && s == d && (s == FP_F32 || s == FP_F64) && !(fl2 & ~FP_CVT_FTZ)) {
+                /* one loop per mode (the mode a constant in each) */
+#define FRINT_ROWS(r) \
+                if (s == FP_F32) LANES_FIX(bf32(frint_f(f32(A), r)), (v_ & 0x7fffffffu) > 0x7f800000u || (fl2 && !(A & 0x7f800000u) && (A & 0x7fffffu)), \
+                                           fp_cvt_frint(A & sm, s, r, fl2)); \
+                else LANES_FIX(bf64(frint_d(f64(A), r)), isnan64(v_), fp_cvt_frint(A, s, r, fl2));
+                switch (I->m3 - 4) {
+                case FP_RNI: FRINT_ROWS(FP_RNI) break;
+                case FP_RZI: FRINT_ROWS(FP_RZI) break;
+                case FP_RMI: FRINT_ROWS(FP_RMI) break;
+                default: FRINT_ROWS(FP_RPI) break;
+                }
+#undef FRINT_ROWS
+            } else if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
             else if (m == FULL && !fl2 && s == FP_F32 && d == FP_F64)     /* exact: the host's, but NaNs */
                 LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
             else if (m == FULL && !fl2 && s == FP_F64 && d == FP_F32 && rn)
@@ -2354,6 +2495,7 @@ next_group:
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
             int fl2 = (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) | (I->m3 ? FP_CVT_SATFINITE : 0);
+            if (m == FULL && fp_cvt_pack_half_row(d, (fp_rnd)I->m1, fl2, R + I->d, R + I->a, R + I->b)) vmnext
             LANES_D(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
         vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
@@ -2522,10 +2664,7 @@ next_group:
                     vmnext
                 }
                 LANES({
-                    uint64_t old = 0;
-                    memcpy(&old, SHP(l), (size_t)size);
-                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
-                    memcpy(SHP(l), &n, (size_t)size);
+                    uint64_t old = atom_plain(SHP(l), size, fn, B & msk, C & msk, FTZ);
                     if (I->n) D = old;
                 });
 #undef SHP
@@ -2539,11 +2678,7 @@ next_group:
                 uint64_t old = 0;
                 if (L->par && (I->m3 == BC_SP_GLOBAL || (I->m3 == BC_SP_GENERIC && generic_is_global(a))))
                     old = atom_host(p, size, fn, B & msk, C & msk, FTZ);   /* other workers may reduce into it */
-                else {
-                    memcpy(&old, p, (size_t)size);
-                    uint64_t n = fn(old, B & msk, C & msk, FTZ) & msk;
-                    memcpy(p, &n, (size_t)size);
-                }
+                else old = atom_plain(p, size, fn, B & msk, C & msk, FTZ);
                 if (I->n) D = old;
             });
         } vmnext

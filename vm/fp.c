@@ -196,24 +196,38 @@ static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
 /* ================= f32 ================= */
 static inline uint32_t nanfix32(float x) { return x != x ? FP32_CANON_NAN : f2b(x); }
 
+/* .rn.ftz.f32 (-use_fast_math, and every f32 atomic add on global memory):
+ * the host's operation on flushed operands, unless the host's result is
+ * tiny (nonzero, |r| <= 2^-126): sm_90 flushes what is tiny after rounding
+ * with an unbounded exponent, which the host's rounding cannot tell there,
+ * so small_arith decides those.  A result the host rounds to zero already
+ * is the sign-preserving zero .ftz gives. */
+static inline uint32_t ftz32(uint32_t x) { return (x & 0x7f800000u) ? x : x & 0x80000000u; }
+static inline int tiny32(uint32_t r) { return (r & 0x7fffffffu) - 1u < 0x00800000u; }
+
 uint32_t fp32_add(uint32_t a, uint32_t b, fp_rnd r, int ftz, int sat)
 {
     if (r == FP_RN && !ftz && !sat) return nanfix32(b2f(a) + b2f(b));
+    uint32_t s;
+    if (r == FP_RN && !sat && !tiny32(s = nanfix32(b2f(ftz32(a)) + b2f(ftz32(b))))) return s;
     return (uint32_t)small_arith(FMT[FP_F32], 0, a, b, 0, r, ftz, sat);
 }
 uint32_t fp32_sub(uint32_t a, uint32_t b, fp_rnd r, int ftz, int sat)
 {
-    if (r == FP_RN && !ftz && !sat) return nanfix32(b2f(a) - b2f(b));
-    return (uint32_t)small_arith(FMT[FP_F32], 0, a, b ^ 0x80000000u, 0, r, ftz, sat);
+    return fp32_add(a, b ^ 0x80000000u, r, ftz, sat);
 }
 uint32_t fp32_mul(uint32_t a, uint32_t b, fp_rnd r, int ftz, int sat)
 {
     if (r == FP_RN && !ftz && !sat) return nanfix32(b2f(a) * b2f(b));
+    uint32_t s;
+    if (r == FP_RN && !sat && !tiny32(s = nanfix32(b2f(ftz32(a)) * b2f(ftz32(b))))) return s;
     return (uint32_t)small_arith(FMT[FP_F32], 1, a, b, 0, r, ftz, sat);
 }
 uint32_t fp32_fma(uint32_t a, uint32_t b, uint32_t c, fp_rnd r, int ftz, int sat)
 {
     if (r == FP_RN && !ftz && !sat) return nanfix32(fmaf(b2f(a), b2f(b), b2f(c)));
+    uint32_t s;
+    if (r == FP_RN && !sat && !tiny32(s = nanfix32(fmaf(b2f(ftz32(a)), b2f(ftz32(b)), b2f(ftz32(c)))))) return s;
     return (uint32_t)small_arith(FMT[FP_F32], 2, a, b, c, r, ftz, sat);
 }
 

@@ -54,6 +54,7 @@ uint32_t fp32_rcp_approx(uint32_t a, int ftz);
 /* fp32_rcp_approx of 32 lanes (zero-extended in 64-bit slots); needs AVX2 (x86-64 only) */
 void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz);
 uint32_t fp32_sqrt_approx(uint32_t a, int ftz);
+void fp32_sqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz);    /* 32 lanes; needs AVX2 */
 uint32_t fp32_rsqrt_approx(uint32_t a, int ftz);
 void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 */
 uint32_t fp32_ex2_approx(uint32_t a, int ftz);

@@ -551,6 +551,22 @@ __attribute__((target("avx2"))) static inline __m256i rsqrt4(__m256i va, int ftz
     return _mm256_blendv_epi8(mufu_pack4(v, e, zero), pow4, _mm256_cmpeq_epi64(f, zero));
 }
 
+/* mufu_sqrt; zero, subnormal, negative, inf, NaN: bad (as rsqrt4: the same layout of
+ * table and input, the result's exponent 63 + (ex + 1) / 2 = 127 + floor((ex - 127) / 2)) */
+__attribute__((target("avx2"))) static inline __m256i sqrt4(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i one = _mm256_set1_epi64x(1), c63 = _mm256_set1_epi64x(63), m17 = _mm256_set1_epi64x(0x1ffff);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
+    __m256i ex1 = _mm256_add_epi64(ex, one);
+    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
+    __m256i x = _mm256_and_si256(f, m17);
+    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_sqrt_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 1)), 17);
+    return mufu_pack4(v, _mm256_add_epi64(c63, _mm256_srli_epi64(ex1, 1)), zero);
+}
+
 /* mufu_lg2; zero, subnormal, negative, inf, NaN: bad.  The result's leading bit is found by
  * converting it to a double (it is below 2^43, so exactly), AVX2 having no leading-zero count. */
 __attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz, __m256i *bad)
@@ -591,6 +607,11 @@ __attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint
 __attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
     mufu_row(d, a, ftz, rsqrt4, fp32_rsqrt_approx);
+}
+
+__attribute__((target("avx2"))) void fp32_sqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, sqrt4, fp32_sqrt_approx);
 }
 
 __attribute__((target("avx2"))) void fp32_lg2_approx_row(uint64_t *d, const uint64_t *a, int ftz)

@@ -25,6 +25,7 @@ HEADER = """.version 8.0
   .reg .f64 %fd<10>;
   .reg .b32 %r<12>;
   .reg .b64 %rd<10>;
+  .reg .b16 %h<4>;
   .shared .align 8 .b8 sh[4096];
   mov.u32 %r1, %tid.x;
   shl.b32 %r2, %r1, 2;
@@ -44,6 +45,10 @@ HEADER = """.version 8.0
   mov.u64 %rd5, 5;
   and.b32 %r9, %r1, 16;
   setp.eq.u32 %p2, %r9, 0;          // lanes 0-15 of every warp
+  mov.b16 %h1, 0x3c00;              // f16 1.0
+  cvt.rn.f16.f32 %h2, %f5;          // f16 1.5 + tid
+  mov.b32 %r10, {%h1, %h2};         // f16x2 pairs
+  mov.b32 %r11, {%h2, %h1};
   ld.param.u64 %rd1, [out];
   cvta.to.global.u64 %rd2, %rd1;
   mul.wide.u32 %rd3, %r1, 4;
@@ -65,6 +70,9 @@ OPS = [
     ('add.s32', 'add.s32 %r6, %r7, %r8;'),
     ('add.s64', 'add.s64 %rd7, %rd4, %rd5;'),
     ('mul.lo.s32', 'mul.lo.s32 %r6, %r7, %r8;'),
+    ('div.s32', 'div.s32 %r6, %r1, %r7;'),
+    ('rem.u32', 'rem.u32 %r6, %r1, %r7;'),
+    ('bfind.u32', 'bfind.u32 %r6, %r1;'),
     ('mad.lo.s32', 'mad.lo.s32 %r6, %r7, %r8, %r1;'),
     ('mul.wide.u32', 'mul.wide.u32 %rd7, %r7, %r8;'),
     ('mad.wide.u32', 'mad.wide.u32 %rd7, %r7, %r8, %rd5;'),
@@ -100,9 +108,20 @@ OPS = [
     ('mul.ftz.f32', 'mul.rn.ftz.f32 %f4, %f2, %f3;'),
     ('fma.rn.ftz.f32', 'fma.rn.ftz.f32 %f4, %f2, %f3, %f1;'),
     ('min.f32', 'min.f32 %f4, %f2, %f3;'),
+    ('mul.f16', 'mul.rn.f16 %h3, %h1, %h2;'),
+    ('add.f16x2', 'add.rn.f16x2 %r6, %r10, %r11;'),
+    ('fma.rn.f16x2', 'fma.rn.f16x2 %r6, %r10, %r11, %r10;'),
+    ('fma.rn.bf16x2', 'fma.rn.bf16x2 %r6, %r10, %r11, %r10;'),
+    ('cvt.rn.f16.f32', 'cvt.rn.f16.f32 %h3, %f5;'),
+    ('cvt.f32.f16', 'cvt.f32.f16 %f4, %h2;'),
+    ('cvt.rn.bf16.f32', 'cvt.rn.bf16.f32 %h3, %f5;'),
+    ('cvt.rn.f16x2.f32', 'cvt.rn.f16x2.f32 %r6, %f5, %f6;'),
+    ('cvt.rni.f32.f32', 'cvt.rni.f32.f32 %f4, %f6;'),
+    ('div.full.f32', 'div.full.f32 %f4, %f2, %f5;'),
     ('abs.f32', 'abs.f32 %f4, %f2;'),
     ('neg.f32', 'neg.f32 %f4, %f2;'),
     ('div.rn.f32', 'div.rn.f32 %f4, %f2, %f3;'),
+    ('sqrt.approx.f32', 'sqrt.approx.ftz.f32 %f4, %f5;'),
     ('sqrt.rn.f32', 'sqrt.rn.f32 %f4, %f2;'),
     ('rcp.rn.f32', 'rcp.rn.f32 %f4, %f2;'),
     ('sqrt.rn.f64', 'sqrt.rn.f64 %fd4, %fd2;'),
@@ -119,6 +138,7 @@ OPS = [
     ('st.shared.u32', 'st.shared.u32 [%r4], %r7;'),
     ('ld.global.u32', 'ld.global.u32 %r6, [%rd6];'),
     ('st.global.u32', 'st.global.u32 [%rd6], %r7;'),
+    ('red.global.add.f32', 'red.global.add.f32 [%rd6], %f2;'),
     ('ld.param.u64', 'ld.param.u64 %rd7, [out];'),
     ('cvta.to.global', 'cvta.to.global.u64 %rd7, %rd1;'),
     ('mov %tid.x', 'mov.u32 %r6, %tid.x;'),

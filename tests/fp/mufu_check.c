@@ -89,6 +89,7 @@ int main(void)
         {"lg2", fp32_lg2_approx_row, fp32_lg2_approx, 0x3f800000u},
         {"sin", fp32_sin_approx_row, fp32_sin_approx, 0x40000000u},
         {"cos", fp32_cos_approx_row, fp32_cos_approx, 0x40000000u},
+        {"sqrt", fp32_sqrt_approx_row, fp32_sqrt_approx, 0x3f800000u},
     };
     if (__builtin_cpu_supports("avx2")) {
         for (size_t fn = 0; fn < sizeof rows_fn / sizeof rows_fn[0]; fn++)

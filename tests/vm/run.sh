@@ -6,8 +6,10 @@
 #   ffi            tests/vm/ffi.sh (.extern functions called on the host through libffi)
 #   resident       tests/vm/resident.sh (--resident N, cooperative launches with grid-wide sync)
 #   switch         vm/exec.c compiles as a plain switch too (DISPATCH=switch), both copies
-#   ftz rows       tests/vm/ftz: add/sub/mul/fma.rn.ftz.f32 around 2^-126 against an H200, with
-#                  and without the AVX2 rows
+#   ftz, rows      tests/vm/ftz: add/sub/mul/fma.rn.ftz.f32 around 2^-126; tests/vm/rows: every
+#                  instruction with another whole-warp fast path (f16/bf16, cvt.rXi, div/rem .32,
+#                  sqrt.approx, bfind, .ftz.f32 lane by lane, red.add.f32), in whole warps and
+#                  guarded; both against an H200, with and without the AVX2 rows
 # Each suite prints its own lines and "N passed, N failed"; the last line of this
 # script is ONE "N passed, N failed" summing them (tests/run.sh reads only that one).
 set -u
@@ -57,7 +59,7 @@ suite "opcode coverage" bash tests/vm/coverage.sh
 suite "ffi" bash tests/vm/ffi.sh
 suite "resident" bash tests/vm/resident.sh
 suite "switch dispatch" build_switch
-suite "ftz rows (AVX2)" build/ptxemu test tests/vm/ftz
-suite "ftz rows (base copy)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/vm/ftz
+suite "fast paths vs H200 (AVX2)" build/ptxemu test tests/vm/ftz tests/vm/rows
+suite "fast paths vs H200 (base copy)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/vm/ftz tests/vm/rows
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
