@@ -770,6 +770,19 @@ static inline uint64_t load_n(const uint8_t *p, uint32_t n)
     }
 }
 
+/* The vector loads and stores with a copy of their lane loop each: v2 and v4
+ * of 1-, 2- and 4-byte values, v2 of 8-byte ones.  VEC_FORMS(F) expands to
+ * a switch on (sz, nv) calling F(SZ, NV) in each case. */
+static inline int vec_form(uint32_t sz, uint32_t nv)
+{
+    return (nv == 2 && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) || (nv == 4 && (sz == 1 || sz == 2 || sz == 4));
+}
+#define VEC_FORMS(F) switch (sz * 8 + nv) { \
+    case 1 * 8 + 2: F(1, 2); break; case 1 * 8 + 4: F(1, 4); break; \
+    case 2 * 8 + 2: F(2, 2); break; case 2 * 8 + 4: F(2, 4); break; \
+    case 4 * 8 + 2: F(4, 2); break; case 4 * 8 + 4: F(4, 4); break; \
+    default: F(8, 2); break; }
+
 static inline void store_n(uint8_t *p, uint64_t v, uint32_t n)
 {
     switch (n) {
@@ -1138,6 +1151,76 @@ __attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn
 /* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
  * checked: 8 lanes side by side are one block copy; others lane by lane, in
  * ascending lane order (the later lane's value stays where lanes meet). */
+/* ld.v2/.v4 of 32-bit values (float2, float4) by a whole warp: component k
+ * of lane l into d[k][l] (masked by dm), from base + ra[l].  8 lanes side by
+ * side (4 * nv bytes apart, the usual a[i] of a vector type) are 1 or 4 ymm
+ * loads taken apart into components; other lanes go one by one.  A d[k] may
+ * be ra: each group of 8 lanes reads its addresses before it writes. */
+static inline void load_vec32_row(uint64_t *const *d, int nv, const uint64_t *ra, uintptr_t base, uint32_t dm)
+{
+    const __m256i mask = _mm256_set1_epi32((int)dm);
+#define PUT4(k, g, v) _mm256_storeu_si256((__m256i *)(d[k] + (g)), _mm256_cvtepu32_epi64(v))
+    for (int g = 0; g < BC_WARP; g += 8) {
+        const uint8_t *p = (const uint8_t *)(base + ra[g]);
+        if (nv == 2 && row_side_by_side(ra + g, 8)) {
+            /* [l0c0 l0c1 l1c0 l1c1 ...] -> [l0c0 l1c0 l2c0 l3c0 | l0c1 l1c1 l2c1 l3c1] */
+            const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+            __m256i a = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)p), idx), mask);
+            __m256i b = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(p + 32)), idx), mask);
+            PUT4(0, g, _mm256_castsi256_si128(a)); PUT4(0, g + 4, _mm256_castsi256_si128(b));
+            PUT4(1, g, _mm256_extracti128_si256(a, 1)); PUT4(1, g + 4, _mm256_extracti128_si256(b, 1));
+        } else if (nv == 4 && row_side_by_side(ra + g, 16)) {
+            /* two lanes per ymm -> 64-bit pairs (lane 2i, lane 2i+1) of each component */
+            const __m256i idx = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            __m256i q[4];
+            for (int j = 0; j < 4; j++)
+                q[j] = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(p + 32 * j)), idx), mask);
+            for (int h = 0; h < 2; h++) {                       /* lanes 0-3, then 4-7 */
+                __m256i c02 = _mm256_unpacklo_epi64(q[2 * h], q[2 * h + 1]), c13 = _mm256_unpackhi_epi64(q[2 * h], q[2 * h + 1]);
+                PUT4(0, g + 4 * h, _mm256_castsi256_si128(c02)); PUT4(2, g + 4 * h, _mm256_extracti128_si256(c02, 1));
+                PUT4(1, g + 4 * h, _mm256_castsi256_si128(c13)); PUT4(3, g + 4 * h, _mm256_extracti128_si256(c13, 1));
+            }
+        } else
+            for (int l = g; l < g + 8; l++) {
+                const uint8_t *q = (const uint8_t *)(base + ra[l]);
+                uint64_t v[4];
+                for (int k = 0; k < nv; k++) v[k] = load_n(q + 4 * k, 4) & dm;
+                for (int k = 0; k < nv; k++) d[k][l] = v[k];
+            }
+    }
+#undef PUT4
+}
+/* st.v2/.v4 of 32-bit values by a whole warp: the reverse of load_vec32_row
+ * (lanes side by side do not overlap, so the order of their stores does not
+ * matter; the others store one by one in ascending order). */
+static inline void store_vec32_row(const uint64_t *const *s, int nv, const uint64_t *ra, uintptr_t base)
+{
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    /* the low words of slots g..g+3 of component k */
+#define GET4(k, g) _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(s[k] + (g))), lo))
+    for (int g = 0; g < BC_WARP; g += 8) {
+        uint8_t *p = (uint8_t *)(base + ra[g]);
+        if (nv == 2 && row_side_by_side(ra + g, 8)) {
+            for (int h = 0; h < 2; h++) {                       /* [c0 of 4 lanes | c1 of 4 lanes] -> interleaved */
+                __m256i c = _mm256_set_m128i(GET4(1, g + 4 * h), GET4(0, g + 4 * h));
+                _mm256_storeu_si256((__m256i *)(p + 32 * h), _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+            }
+        } else if (nv == 4 && row_side_by_side(ra + g, 16)) {
+            for (int h = 0; h < 2; h++) {
+                __m256i c02 = _mm256_set_m128i(GET4(2, g + 4 * h), GET4(0, g + 4 * h));
+                __m256i c13 = _mm256_set_m128i(GET4(3, g + 4 * h), GET4(1, g + 4 * h));
+                __m256i q0 = _mm256_unpacklo_epi64(c02, c13), q1 = _mm256_unpackhi_epi64(c02, c13);   /* lanes (0,1), (2,3) */
+                const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+                _mm256_storeu_si256((__m256i *)(p + 64 * h), _mm256_permutevar8x32_epi32(q0, idx));
+                _mm256_storeu_si256((__m256i *)(p + 64 * h + 32), _mm256_permutevar8x32_epi32(q1, idx));
+            }
+        } else
+            for (int l = g; l < g + 8; l++)
+                for (int k = 0; k < nv; k++) store_n((uint8_t *)(base + ra[l]) + 4 * k, s[k][l], 4);
+    }
+#undef GET4
+}
+
 static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t base, uint32_t sz)
 {
     const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
@@ -2556,6 +2639,23 @@ next_group:
                 } else if (nv == 1 && !I->m2 && (sz == 4 || sz == 8)) {   /* local: each lane's own memory */
                     if (sz == 4) LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 4) & dm);
                     else LANES(D = load_n((const uint8_t *)(hb + A + imm + (uint64_t)l * ls), 8) & dm);
+                } else if (!I->m2 && nv <= 4 && vec_form(sz, nv)) {
+                    /* .v2/.v4 (float4, int2, uchar4, ...): the general loop below with the size
+                     * and count constants, one copy each */
+#if defined(__AVX2__)
+#define LD_VEC32(SZ, NV) if (SZ == 4 && m == FULL && !ls) { load_vec32_row(d_, NV, R + I->a, hb + imm, (uint32_t)dm); break; }
+#else
+#define LD_VEC32(SZ, NV)
+#endif
+#define LD_VEC(SZ, NV) { \
+                        uint64_t *d_[NV]; \
+                        _Pragma("GCC unroll 4") for (int k = 0; k < NV; k++) d_[k] = R + dl[k]; \
+                        LD_VEC32(SZ, NV) \
+                        LANES({ const uint8_t *p_ = (const uint8_t *)(hb + A + imm + (uint64_t)l * ls); \
+                                _Pragma("GCC unroll 4") for (int k = 0; k < NV; k++) d_[k][l] = load_n(p_ + k * SZ, SZ) & dm; }); }
+                    VEC_FORMS(LD_VEC)
+#undef LD_VEC
+#undef LD_VEC32
                 } else LANES({
                     const uint8_t *p = (const uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) {
@@ -2613,6 +2713,21 @@ next_group:
                 } else if (nv == 1 && (sz == 4 || sz == 8)) {    /* local: each lane's own memory */
                     if (sz == 4) LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 4));
                     else LANES(store_n((uint8_t *)(hb + A + imm + (uint64_t)l * ls), B, 8));
+                } else if (nv <= 4 && vec_form(sz, nv)) {      /* .v2/.v4: as for ld */
+#if defined(__AVX2__)
+#define ST_VEC32(SZ, NV) if (SZ == 4 && m == FULL && !ls) { store_vec32_row(s_, NV, R + I->a, hb + imm); break; }
+#else
+#define ST_VEC32(SZ, NV)
+#endif
+#define ST_VEC(SZ, NV) { \
+                        const uint64_t *s_[NV]; \
+                        _Pragma("GCC unroll 4") for (int k = 0; k < NV; k++) s_[k] = R + sl[k]; \
+                        ST_VEC32(SZ, NV) \
+                        LANES({ uint8_t *p_ = (uint8_t *)(hb + A + imm + (uint64_t)l * ls); \
+                                _Pragma("GCC unroll 4") for (int k = 0; k < NV; k++) store_n(p_ + k * SZ, s_[k][l], SZ); }); }
+                    VEC_FORMS(ST_VEC)
+#undef ST_VEC
+#undef ST_VEC32
                 } else LANES({
                     uint8_t *p = (uint8_t *)(hb + A + imm + (uint64_t)l * ls);
                     for (uint32_t k = 0; k < nv; k++) store_n(p + k * sz, RD(sl[k]), sz);
