@@ -608,7 +608,7 @@ static void host_args(chk_def *D, dcta *c, vm_launch *L, vm_cta *cta, vm_warp *w
                 use(D, L, cta, w, l, pc, o, printf_call ? "as a printf argument" : "as a host-call argument");
                 return;
             }
-        if (k < 2) memcpy(&arg[k], w->local + (uint64_t)l * L->cfg.local_size + fp + off, sz > 8 ? 8 : sz);
+        if (k < 2) memcpy(&arg[k], w->local + (uint64_t)l * L->local_stride + fp + off, sz > 8 ? 8 : sz);
     }
     if (!printf_call) return;
     pf_ctx p = { D, c, L, cta, w, l, t, pc, 0 };

@@ -405,7 +405,7 @@ uint8_t *vm_xlate(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, int space, ui
         uint64_t ls = L->cfg.local_size;
         if (!(a <= ls && n <= ls - a)) return NULL;
         if (write && a + n > w->local_hw) w->local_hw = a + n;
-        return w->local + (uint64_t)lane * ls + a;
+        return w->local + (uint64_t)lane * L->local_stride + a;
     }
     case BC_SP_CONST:
         if (write) return NULL;
@@ -537,7 +537,7 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
             else if (a0 - L->gc3_base < L->gc3_size) vm_gc_rotate3(L);
         }
         host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
-    case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = size; break;
+    case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = L->local_stride; break;
     case BC_SP_CONST: if (write) return 0; host = L->const_bank; size = L->m->const_size; break;
     case BC_SP_KPARAM: if (write) return 0; host = L->cfg.params; size = L->cfg.params_size; break;
     default: return 0;
@@ -1327,7 +1327,7 @@ static vm_status builtin(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t 
     const bc_func *f = &L->m->funcs[I->imm];
     const uint32_t *x = &L->m->extra[I->x];
     uint64_t fp = w->R[L->m->slot_fp + l];
-    uint8_t *frame = w->local + (uint64_t)l * L->cfg.local_size;
+    uint8_t *frame = w->local + (uint64_t)l * L->local_stride;
     uint64_t arg[8] = { 0 };
     for (uint32_t k = 0; k < x[0] && k < 8; k++) {
         uint32_t off = x[3 + 3 * k], sz = x[5 + 3 * k];
@@ -1375,7 +1375,7 @@ static vm_status host_call(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_
     const bc_func *f = &L->m->funcs[I->imm];
     const uint32_t *x = &L->m->extra[I->x];
     uint64_t fp = w->R[L->m->slot_fp + l];
-    uint8_t *frame = w->local + (uint64_t)l * L->cfg.local_size;
+    uint8_t *frame = w->local + (uint64_t)l * L->local_stride;
     uint64_t av[VM_EXTERN_MAX_ARGS], ret = 0;
     int n = (int)x[0];
     if (n > VM_EXTERN_MAX_ARGS) n = VM_EXTERN_MAX_ARGS;
@@ -1453,7 +1453,7 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     v[ns + 2] = (uint64_t)fidx;
     s->n += need;
     s->depth++;
-    uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
+    uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
     if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets)
         return vm_fail(L, cta, w, l, pc, VM_FAULT, "indirect call to '%s' with %u arguments and %u results; it takes %d and %d",
                        f->name, x[0], x[1], f->nparams, f->nrets);
@@ -1533,7 +1533,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         v[ns + 2] = (uint64_t)fidx;
         s->n += need;
         s->depth++;
-        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
         frame_copies(lm + nfp, lm + fp, np, cp, all4);
         top = nfp > top ? nfp : top;
         rfp[l] = nfp;
@@ -1557,7 +1557,7 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
     const bc_insn *C = &L->code[cpc];
     const uint32_t *x = &m->extra[C->x];
     uint64_t cfp = R[m->slot_fp + l];
-    uint8_t *lm = w->local + (uint64_t)l * L->cfg.local_size;
+    uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
     for (uint32_t k = 0; k < x[1]; k++) {
         uint32_t j = x[0] + k, d = x[3 + 3 * j], sz = x[5 + 3 * j];
         uint32_t so = x[4 + 3 * j] == UINT32_MAX ? (uint32_t)f->rets[k].offset : x[4 + 3 * j];
@@ -1613,7 +1613,6 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         return exited;
     }
     uint64_t *R = w->R, *rfp = R + M->slot_fp;
-    const uint64_t lsize = L->cfg.local_size;
     uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
     int all4 = 1;
     uint64_t cfidx = UINT64_MAX;
@@ -1645,7 +1644,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         }
         s->n -= 3;
         uint64_t cfp = rfp[l];
-        uint8_t *lm = w->local + (uint64_t)l * lsize;
+        uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
         frame_copies(lm + fp, lm + cfp, nr, cp, all4);
         if (nr) local_wrote(w, fp + hw);
         s->n -= live[0];
@@ -2610,7 +2609,7 @@ next_group:
             uint64_t ls, imm = (uint64_t)I->imm;
             if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
                 const uint8_t *lb = w->local + imm;
-                ls = L->cfg.local_size;
+                ls = L->local_stride;
                 if (sz == 4) LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
                 else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
                 vmnext
@@ -2687,11 +2686,11 @@ next_group:
             uint64_t ls, imm = (uint64_t)I->imm;
             if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
                 uint8_t *lb = w->local + imm;
-                uint64_t any = 0;
-                ls = L->cfg.local_size;
+                uint64_t any = 0, lsz = L->cfg.local_size;
+                ls = L->local_stride;
                 if (sz == 4) LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 4); });
                 else LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 8); });
-                if (m) local_wrote(w, any + imm + tot < ls ? any + imm + tot : ls);   /* as group_base */
+                if (m) local_wrote(w, any + imm + tot < lsz ? any + imm + tot : lsz);   /* as group_base */
                 vmnext
             }
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {

@@ -98,9 +98,9 @@ void vm_cta_free(vm_cta *c)
     for (int i = 0; c->warps && i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
         if (w->local && w->local_hw)
-            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * c->local_size, 0, w->local_hw);
+            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * c->local_stride, 0, w->local_hw);
         pool_give(w->R, c->regs_bytes, POOL_REGS);
-        pool_give(w->local, (size_t)c->local_size * BC_WARP, POOL_LOCAL);
+        pool_give(w->local, (size_t)c->local_stride * BC_WARP, POOL_LOCAL);
         for (int l = 0; l < BC_WARP; l++) free(w->stack[l].v);
     }
     free(c->warps);
@@ -114,6 +114,7 @@ int vm_cta_alloc(vm_launch *L, vm_cta *c)
     c->nwarps = L->nwarps;
     c->nthreads = L->nthreads;
     c->local_size = L->cfg.local_size;
+    c->local_stride = L->local_stride;
     c->shared_bytes = L->shared_size + VM_RESERVED_SMEM;
     c->regs_bytes = (size_t)L->m->nslots * BC_WARP * sizeof(uint64_t);
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
@@ -122,7 +123,7 @@ int vm_cta_alloc(vm_launch *L, vm_cta *c)
     for (int i = 0; i < c->nwarps; i++) {
         vm_warp *w = &c->warps[i];
         w->R = pool_take(c->regs_bytes, POOL_REGS);
-        w->local = pool_take((size_t)c->local_size * BC_WARP, POOL_LOCAL);
+        w->local = pool_take((size_t)c->local_stride * BC_WARP, POOL_LOCAL);
         if (!w->R || !w->local) return -1;
         for (uint32_t s = 0; s < L->m->nconsts; s++)
             for (int l = 0; l < BC_WARP; l++) w->R[s * BC_WARP + l] = L->consts[s];
@@ -156,7 +157,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
         for (int r = 0; r < L->nzero; r++)
             memset(w->R + (size_t)L->zero[r].first * BC_WARP, 0, (size_t)L->zero[r].count * BC_WARP * sizeof *w->R);
         if (w->local_hw) {
-            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * L->cfg.local_size, 0, w->local_hw);
+            for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * L->local_stride, 0, w->local_hw);
             w->local_hw = 0;
         }
         for (int l = 0; l < BC_WARP; l++) {
@@ -617,6 +618,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         uint64_t need = ((uint64_t)m->funcs[kernel].frame_size + VM_DEFAULT_LOCAL + 4095) & ~4095ull;
         L->cfg.local_size = (uint32_t)(need > VM_DEFAULT_LOCAL ? (need < (64u << 20) ? need : 64u << 20) : VM_DEFAULT_LOCAL);
     }
+    L->local_stride = vm_local_stride(L->cfg.local_size);
     for (int i = 0; i < 3; i++) {
         if (!L->cfg.grid[i]) L->cfg.grid[i] = 1;
         if (!L->cfg.block[i]) L->cfg.block[i] = 1;

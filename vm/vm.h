@@ -90,7 +90,8 @@ typedef struct vm_cta {
     uint8_t *shared;
     vm_barrier bar[VM_NBAR];
     int slot;                  /* index in vm_launch.ctas */
-    uint64_t local_size;       /* bytes of local memory per lane (the stride of vm_warp.local) */
+    uint64_t local_size;       /* bytes of local memory per lane */
+    uint64_t local_stride;     /* lane l's local memory starts at vm_warp.local + l * local_stride (vm_local_stride) */
     uint64_t shared_bytes;     /* size of shared */
     size_t regs_bytes;         /* size of each vm_warp.R */
     int live;                  /* the slot holds a block that has not finished */
@@ -225,6 +226,13 @@ typedef struct vm_config {
 #define VM_COOP_AUTO 64
 
 #define VM_DEFAULT_LOCAL (16u << 10)
+/* The host bytes from one lane's local memory to the next lane's: its size
+ * and a cache line.  The sizes are multiples of 4 KB; without the line,
+ * every lane's word at one offset would have the same address bits below
+ * 4 KB, so a warp's loads after its stores to local memory would wait on
+ * the store buffer's 4K-aliasing check, lane after lane, and all 32 lines
+ * fall into one set of the host's L1 cache. */
+static inline uint64_t vm_local_stride(uint64_t size) { return size + 64; }
 /* Shared memory, as on sm_90 (conformance README, "hardware facts"): a CTA's
  * window is its static bytes (the static .shared variables its kernel can
  * reach, laid out for it alone as ptxas does), 16-aligned, then the dynamic
@@ -244,6 +252,7 @@ struct vm_launch {
     const bc_insn *code;
     mem_space *mem;
     vm_config cfg;
+    uint64_t local_stride;     /* vm_local_stride(cfg.local_size) */
     int kfunc;
     uint64_t *consts;          /* the constant pool with addresses patched in */
     uint64_t *var_addr;        /* per module variable: its address in its space */
