@@ -2923,9 +2923,15 @@ next_group:
                     if (ss) hook_access(L, cta, w, l, pc, BC_SP_GLOBAL, sa, (uint32_t)ss, VM_ACC_READ);
                     hook_access(L, cta, w, l, pc, BC_SP_SHARED, da, n, VM_ACC_WRITE);
                 }
-                uint8_t tmp[16] = { 0 };
-                if (ss) memcpy(tmp, sp, ss);
-                memcpy(dp, tmp, n);
+                if (ss == n) {                 /* the whole size from global (no zero fill): a copy of fixed size */
+                    if (n == 16) memcpy(dp, sp, 16);
+                    else if (n == 8) memcpy(dp, sp, 8);
+                    else memcpy(dp, sp, 4);
+                } else {
+                    uint8_t tmp[16] = { 0 };
+                    if (ss) memcpy(tmp, sp, ss);
+                    memcpy(dp, tmp, n);
+                }
             });
         } vmnext
         vmcase(CP_ASYNC_COMMIT) vmnext

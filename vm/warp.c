@@ -237,6 +237,38 @@ SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I)
     return 1;
 }
 
+/* vote and redux by a whole warp whose membermask is every lane (what
+ * __ballot_sync(~0u, p) and __reduce_add_sync(~0u, v) issue): coll_complete's
+ * result in loops over all 32 lanes, no lookups per lane. */
+static void vote_redux_warp(uint64_t *R, const bc_insn *I)
+{
+    const uint64_t *ra = R + I->a;
+    uint64_t r;
+    if (I->op == OP_REDUX) {
+        uint32_t acc = (uint32_t)ra[0];
+        int sgn = I->m2 == BC_K_S32;
+        for (int l = 1; l < BC_WARP; l++) {
+            uint32_t v = (uint32_t)ra[l];
+            switch (I->m1) {
+            case BC_RED_ADD: acc += v; break;
+            case BC_RED_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            case BC_RED_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case BC_RED_AND: acc &= v; break;
+            case BC_RED_OR: acc |= v; break;
+            default: acc ^= v; break;
+            }
+        }
+        r = acc;
+    } else {
+        uint32_t ones = 0, neg = (I->flags & BC_IF_NEG) != 0;
+        for (int l = 0; l < BC_WARP; l++) ones |= (uint32_t)((ra[l] & 1) ^ neg) << l;
+        r = I->op == OP_VOTE_ALL ? ones == 0xffffffffu : I->op == OP_VOTE_ANY ? ones != 0
+          : I->op == OP_VOTE_UNI ? (ones == 0 || ones == 0xffffffffu) : ones;
+    }
+    uint64_t *rd = R + I->d;
+    for (int l = 0; l < BC_WARP; l++) rd[l] = r;
+}
+
 int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
 {
     if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
@@ -249,6 +281,11 @@ int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t g
     if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
     else for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)rx[__builtin_ctz(mm)] ^ M;
     if (diff || (group & ~M) || (M & w->live & ~w->excused & ~group)) return 0;
+    if (group == 0xffffffffu && (I->op == OP_REDUX || (I->op >= OP_VOTE_ALL && I->op <= OP_VOTE_BALLOT))) {
+        vote_redux_warp(w->R, I);
+        w->excused = 0;                /* as coll_complete of the full mask */
+        return 1;
+    }
     coll_complete(L, w, group, M, I);
     return 1;
 }
