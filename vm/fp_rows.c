@@ -1,5 +1,6 @@
-/* fp_rows.c -- f16/bf16 arithmetic and conversions of a whole warp on AVX2 +
- * F16C + FMA, bit-exact with vm/fp.c (tests/fp/rows_check.c compares them).
+/* fp_rows.c -- f16/bf16 arithmetic, min/max, ex2, compares and conversions
+ * of a whole warp on AVX2 + F16C + FMA, bit-exact with vm/fp.c and
+ * vm/fp_approx.c (tests/fp/rows_check.c compares them).
  *
  * Method, 8 values per step in f32:
  *  - f16 -> f32 (vcvtph2ps) and bf16 -> f32 (f32's top half) are exact.
@@ -16,7 +17,10 @@
  *    holds the bounds).
  * bf16 has f32's exponent range: lanes whose product left f32's normal range,
  * or whose product or sum reached 2^127 (overflow, TwoSum not argued there;
- * this takes inf and NaN too), are redone by vm/fp.c (bf16_redo).
+ * this takes inf and NaN too), are redone by vm/fp.c (redo8).
+ * min, max, neg and abs work on the bits (8 halves as int16); ex2 computes in
+ * f32 and redoes the lanes too close to a rounding boundary (ex2_8); setp
+ * compares the f32 values.
  *
  * Assumes the default MXCSR (round to nearest, no FTZ/DAZ), which vm_run sets
  * for a launch.  GCC may contract a product and a sum into an fma
@@ -171,9 +175,20 @@ ROWS_INLINE unsigned bf16_unsure(int op, __m256 x, __m256 y, __m256 p, __m256 r)
     }
     return (unsigned)_mm256_movemask_ps(bits_f32(bad));
 }
-/* h with the lanes in redo recomputed by vm/fp.c from the halves a, b, c */
-ROWS_TARGET __attribute__((noinline, cold)) static __m128i bf16_redo(int op, int ftz, int sat, unsigned redo, __m128i h,
-                                                                     __m128i a, __m128i b, __m128i c)
+/* one lane of op by vm/fp.c and vm/fp_approx.c (FP_ROW_SUB comes as an add of -b) */
+static uint16_t scalar16(int op, int kind, int ftz, int sat, uint16_t a, uint16_t b, uint16_t c)
+{
+    int f = kind == FP_F16;
+    switch (op) {
+    case FP_ROW_MUL: return f ? fp16_mul(a, b, FP_RN, ftz, sat) : bf16_mul(a, b, FP_RN, ftz, sat);
+    case FP_ROW_FMA: return f ? fp16_fma(a, b, c, FP_RN, ftz, sat) : bf16_fma(a, b, c, FP_RN, ftz, sat);
+    case FP_ROW_EX2: return f ? fp16_ex2_approx(a) : bf16_ex2_approx(a);
+    default: return f ? fp16_add(a, b, FP_RN, ftz, sat) : bf16_add(a, b, FP_RN, ftz, sat);
+    }
+}
+/* h with the lanes in redo recomputed by scalar16 from the halves a, b, c */
+ROWS_TARGET __attribute__((noinline, cold)) static __m128i redo8(int op, int kind, int ftz, int sat, unsigned redo,
+                                                                 __m128i h, __m128i a, __m128i b, __m128i c)
 {
     uint16_t r[8], x[8], y[8], z[8];
     _mm_storeu_si128((__m128i *)r, h);
@@ -182,9 +197,7 @@ ROWS_TARGET __attribute__((noinline, cold)) static __m128i bf16_redo(int op, int
     _mm_storeu_si128((__m128i *)z, c);
     for (; redo; redo &= redo - 1) {
         int l = __builtin_ctz(redo);
-        r[l] = op == FP_ROW_MUL   ? bf16_mul(x[l], y[l], FP_RN, ftz, sat)
-             : op == FP_ROW_FMA ? bf16_fma(x[l], y[l], z[l], FP_RN, ftz, sat)
-                                : bf16_add(x[l], y[l], FP_RN, ftz, sat);
+        r[l] = scalar16(op, kind, ftz, sat, x[l], y[l], z[l]);
     }
     return _mm_loadu_si128((const __m128i *)r);
 }
@@ -212,7 +225,7 @@ ROWS_INLINE __m128i half8_arith(int op, int kind, int ftz, int sat, __m128i a, _
     if (ftz) s = flush_tiny(kind, s);
     if (sat) s = sat_f32(s);
     __m128i h = f32_to_half8(kind, s);
-    return redo ? bf16_redo(op, ftz, sat, redo, h, a, b, c) : h;
+    return redo ? redo8(op, kind, ftz, sat, redo, h, a, b, c) : h;
 }
 
 /* a whole row; neg: b negated (a sub) */
@@ -242,6 +255,152 @@ HALF_ROW_FN(f16_fma_row, FP_ROW_FMA, FP_F16)
 HALF_ROW_FN(bf16_add_row, FP_ROW_ADD, FP_BF16)
 HALF_ROW_FN(bf16_mul_row, FP_ROW_MUL, FP_BF16)
 HALF_ROW_FN(bf16_fma_row, FP_ROW_FMA, FP_BF16)
+
+/* ---- min, max, neg, abs, ex2 ---- */
+/* 8 halves: all ones where NaN */
+ROWS_INLINE __m128i nan_half8(int kind, __m128i h)
+{
+    return _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(INT16_MAX)), _mm_set1_epi16((short)HALF[kind].exp));
+}
+/* a half's place in the order of the non-NaN values, as an int16 (-0 < +0);
+ * its own inverse */
+ROWS_INLINE __m128i order_key(__m128i h) { return _mm_xor_si128(h, _mm_srli_epi16(_mm_srai_epi16(h, 15), 1)); }
+/* min or max (fp.c gen_minmax): .ftz flushes first; one NaN gives the other
+ * operand, two (or with .NaN one) the canonical NaN */
+ROWS_INLINE __m128i minmax8(int max, int kind, int ftz, int nan_mode, __m128i a, __m128i b)
+{
+    if (ftz) a = ftz_half8(kind, a), b = ftz_half8(kind, b);
+    __m128i na = nan_half8(kind, a), nb = nan_half8(kind, b);
+    a = _mm_blendv_epi8(a, b, na);      /* a NaN operand replaced by the other */
+    b = _mm_blendv_epi8(b, a, nb);
+    __m128i ka = order_key(a), kb = order_key(b);
+    __m128i r = order_key(max ? _mm_max_epi16(ka, kb) : _mm_min_epi16(ka, kb));
+    __m128i nan = nan_mode ? _mm_or_si128(na, nb) : _mm_and_si128(na, nb);
+    return _mm_blendv_epi8(r, _mm_set1_epi16((short)FP16_CANON_NAN), nan);
+}
+/* neg or abs: NaN -> the canonical NaN, else (.ftz flushed) the sign flipped or cleared */
+ROWS_INLINE __m128i neg_abs8(int neg, int kind, int ftz, __m128i a)
+{
+    __m128i nan = nan_half8(kind, a);
+    if (ftz) a = ftz_half8(kind, a);
+    a = neg ? _mm_xor_si128(a, _mm_set1_epi16(INT16_MIN)) : _mm_and_si128(a, _mm_set1_epi16(INT16_MAX));
+    return _mm_blendv_epi8(a, _mm_set1_epi16((short)FP16_CANON_NAN), nan);
+}
+/* 2^n for integers n in [-126, 127] */
+ROWS_INLINE __m256 pow2i(__m256i n) { return bits_f32(_mm256_slli_epi32(_mm256_add_epi32(n, i32x8(127)), 23)); }
+/* ex2.approx (fp_approx.c: exp2 in double, rounded to nearest; bf16 flushes
+ * its input and its result).  y = 2^x with a relative error under 2^-21:
+ * x clamped to where the result saturates (f16 [-32, 32], bf16 [-126, 128]:
+ * a bf16 result below 2^-126 is flushed, y = 0 there, so that no step takes
+ * a subnormal f32 (a microcode assist) and no y rounds to a bf16 subnormal:
+ * the flush of the result is never needed), x = n + f with n = rint(x)
+ * and |f| <= 1/2 exact, 2^f by its Taylor polynomial of degree 7 (error <
+ * 2^-27) in fmas, times 2^n in two exact steps.  A lane is redone by the
+ * scalar function where y (1 - 2^-19) and y (1 + 2^-19) round differently
+ * (the exact 2^x, and the scalar function's double, lie between them; 170 of
+ * the 63,490 non-NaN f16 inputs, 2 bf16), and where x is NaN (*redo: a
+ * movemask). */
+ROWS_INLINE __m128i ex2_8(int kind, __m128i a, unsigned *redo)
+{
+    /* ln2^k / k!, k = 7 .. 0 */
+    static const float taylor[] = {1.5252733804e-5f, 1.5403530393e-4f, 1.3333558146e-3f, 9.6181291076e-3f,
+                                   5.5504108665e-2f, 2.4022650696e-1f, 6.9314718056e-1f, 1.0f};
+    static const float lim[2][2] = {[FP_F16] = {-32.0f, 32.0f}, [FP_BF16] = {-126.0f, 128.0f}};
+    __m256 x = half8_to_f32(kind, kind == FP_BF16, a), lo_lim = _mm256_set1_ps(lim[kind][0]);
+    __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo_lim), _mm256_set1_ps(lim[kind][1]));
+    __m256 n = _mm256_round_ps(xc, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), f = _mm256_sub_ps(xc, n);
+    __m256 p = _mm256_set1_ps(taylor[0]);
+    for (int k = 1; k < 8; k++) p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(taylor[k]));
+    __m256i ni = _mm256_cvtps_epi32(n), n1 = _mm256_srai_epi32(ni, 1);
+    __m256 y = _mm256_mul_ps(_mm256_mul_ps(p, pow2i(n1)), pow2i(_mm256_sub_epi32(ni, n1)));
+    if (kind == FP_BF16) y = _mm256_andnot_ps(_mm256_cmp_ps(x, lo_lim, _CMP_LT_OQ), y);
+    __m128i lo = f32_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f - 0x1p-19f)));
+    __m128i hi = f32_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f + 0x1p-19f)));
+    __m128i unsure = _mm_andnot_si128(_mm_cmpeq_epi16(lo, hi), _mm_set1_epi16(-1));
+    *redo = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(unsure, _mm_setzero_si128())) |
+            (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    return f32_to_half8(kind, y);
+}
+/* 8 halves of op FP_ROW_MIN .. FP_ROW_EX2 */
+ROWS_INLINE __m128i misc8(int op, int kind, int ftz, int nan_mode, __m128i a, __m128i b)
+{
+    if (op == FP_ROW_MIN || op == FP_ROW_MAX) return minmax8(op == FP_ROW_MAX, kind, ftz, nan_mode, a, b);
+    if (op != FP_ROW_EX2) return neg_abs8(op == FP_ROW_NEG, kind, ftz, a);
+    unsigned redo;
+    __m128i h = ex2_8(kind, a, &redo);
+    return redo ? redo8(op, kind, 0, 0, redo, h, a, a, a) : h;
+}
+ROWS_INLINE void misc_row(int op, int kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,
+                          const uint64_t *b)
+{
+    int two = op == FP_ROW_MIN || op == FP_ROW_MAX;
+    for (int l = 0; l < ROW_LANES; l += x2 ? 4 : 8) {
+        __m128i va = load_halves(x2, a + l), vb = two ? load_halves(x2, b + l) : va;
+        store_halves(x2, d + l, misc8(op, kind, ftz, nan_mode, va, vb));
+    }
+}
+/* one copy per op and kind */
+ROWS_TARGET static void misc_rows(int op, int kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,
+                                  const uint64_t *b)
+{
+#define MISC_ROW(o) kind == FP_F16 ? misc_row(o, FP_F16, x2, ftz, nan_mode, d, a, b) \
+                                   : misc_row(o, FP_BF16, x2, ftz, nan_mode, d, a, b)
+    switch (op) {
+    case FP_ROW_MIN: MISC_ROW(FP_ROW_MIN); break;
+    case FP_ROW_MAX: MISC_ROW(FP_ROW_MAX); break;
+    case FP_ROW_NEG: MISC_ROW(FP_ROW_NEG); break;
+    case FP_ROW_ABS: MISC_ROW(FP_ROW_ABS); break;
+    default: MISC_ROW(FP_ROW_EX2); break;
+    }
+#undef MISC_ROW
+}
+
+/* ---- setp ---- */
+/* the relations of two values, as bits of a comparison's truth set */
+enum { REL_LT = 1, REL_EQ = 2, REL_GT = 4, REL_UN = 8 };
+static const uint8_t CMP_SET[] = {
+    [FP_CMP_EQ] = REL_EQ, [FP_CMP_NE] = REL_LT | REL_GT, [FP_CMP_LT] = REL_LT, [FP_CMP_LE] = REL_LT | REL_EQ,
+    [FP_CMP_GT] = REL_GT, [FP_CMP_GE] = REL_GT | REL_EQ, [FP_CMP_EQU] = REL_EQ | REL_UN,
+    [FP_CMP_NEU] = REL_LT | REL_GT | REL_UN, [FP_CMP_LTU] = REL_LT | REL_UN, [FP_CMP_LEU] = REL_LT | REL_EQ | REL_UN,
+    [FP_CMP_GTU] = REL_GT | REL_UN, [FP_CMP_GEU] = REL_GT | REL_EQ | REL_UN, [FP_CMP_NUM] = REL_LT | REL_EQ | REL_GT,
+    [FP_CMP_NAN] = REL_UN,
+};
+/* f32 of 8 halves, one in the low 16 bits of each 32-bit lane of u (exact; .ftz flushed) */
+ROWS_INLINE __m256 half32x8_to_f32(int kind, int ftz, __m256i u)
+{
+    if (kind == FP_BF16 && !ftz) return bits_f32(_mm256_slli_epi32(u, 16));
+    return half8_to_f32(kind, ftz, _mm_packus_epi32(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1)));
+}
+/* 1 where the relation of x and y is in the set sel (per relation all ones or zeros), else 0 */
+ROWS_INLINE __m256i setp8(const __m256 sel[4], __m256 x, __m256 y)
+{
+    __m256 r = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ), sel[0]),
+                            _mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ), sel[1]));
+    r = _mm256_or_ps(r, _mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_GT_OQ), sel[2]));
+    r = _mm256_or_ps(r, _mm256_and_ps(_mm256_cmp_ps(x, y, _CMP_UNORD_Q), sel[3]));
+    return _mm256_srli_epi32(f32_bits(r), 31);
+}
+ROWS_INLINE void setp_row(int set, int kind, int x2, int ftz, uint64_t *d, uint64_t *e, const uint64_t *a,
+                          const uint64_t *b)
+{
+    const __m256i lo16 = i32x8(0xffff);
+    __m256 sel[4];
+    for (int i = 0; i < 4; i++) sel[i] = bits_f32(i32x8(set >> i & 1 ? ~0u : 0));
+    for (int l = 0; l < ROW_LANES; l += 8) {
+        __m256i va = load_lo32x8(a + l), vb = load_lo32x8(b + l);
+        __m256i lo = setp8(sel, half32x8_to_f32(kind, ftz, _mm256_and_si256(va, lo16)),
+                           half32x8_to_f32(kind, ftz, _mm256_and_si256(vb, lo16)));
+        if (x2) store_u32x8(e + l, setp8(sel, half32x8_to_f32(kind, ftz, _mm256_srli_epi32(va, 16)),
+                                         half32x8_to_f32(kind, ftz, _mm256_srli_epi32(vb, 16))));
+        store_u32x8(d + l, lo);
+    }
+}
+ROWS_TARGET static void setp_rows(int set, int kind, int x2, int ftz, uint64_t *d, uint64_t *e, const uint64_t *a,
+                                  const uint64_t *b)
+{
+    if (kind == FP_F16) setp_row(set, FP_F16, x2, ftz, d, e, a, b);
+    else setp_row(set, FP_BF16, x2, ftz, d, e, a, b);
+}
 
 /* ---- conversions ---- */
 enum { CVT_WIDEN, CVT_NARROW, CVT_PACK };
@@ -315,6 +474,22 @@ int fp_half_row(int op, fp_type kind, int x2, int ftz, int sat, uint64_t *d, con
     return 1;
 }
 
+int fp_half_misc_row(int op, fp_type kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,
+                     const uint64_t *b)
+{
+    if (op < FP_ROW_MIN || op > FP_ROW_EX2 || !is_half(kind) || !fp_rows_supported()) return 0;
+    misc_rows(op, kind, x2 != 0, ftz != 0, nan_mode != 0, d, a, b);
+    return 1;
+}
+
+int fp_setp_half_row(int cmp, fp_type kind, int x2, int ftz, uint64_t *d, uint64_t *e, const uint64_t *a,
+                     const uint64_t *b)
+{
+    if (cmp < FP_CMP_EQ || cmp > FP_CMP_NAN || !is_half(kind) || !fp_rows_supported()) return 0;
+    setp_rows(CMP_SET[cmp], kind, x2 != 0, ftz != 0, d, e, a, b);
+    return 1;
+}
+
 int fp_cvt_half_row(fp_type src, fp_type dst, fp_rnd r, int flags, uint64_t *d, const uint64_t *a)
 {
     if (!fp_rows_supported()) return 0;
@@ -337,6 +512,18 @@ int fp_half_row(int op, fp_type kind, int x2, int ftz, int sat, uint64_t *d, con
                 const uint64_t *c)
 {
     (void)op, (void)kind, (void)x2, (void)ftz, (void)sat, (void)d, (void)a, (void)b, (void)c;
+    return 0;
+}
+int fp_half_misc_row(int op, fp_type kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,
+                     const uint64_t *b)
+{
+    (void)op, (void)kind, (void)x2, (void)ftz, (void)nan_mode, (void)d, (void)a, (void)b;
+    return 0;
+}
+int fp_setp_half_row(int cmp, fp_type kind, int x2, int ftz, uint64_t *d, uint64_t *e, const uint64_t *a,
+                     const uint64_t *b)
+{
+    (void)cmp, (void)kind, (void)x2, (void)ftz, (void)d, (void)e, (void)a, (void)b;
     return 0;
 }
 int fp_cvt_half_row(fp_type src, fp_type dst, fp_rnd r, int flags, uint64_t *d, const uint64_t *a)

@@ -6,8 +6,11 @@
  * Conversions: every 16-bit input when widening; f32 on and around every
  * 16-bit midpoint, specials and random patterns when narrowing.  Slots carry
  * junk above the bits a row reads, and a third of the rows are computed in
- * place (d = a or b).  Prints PASS/FAIL per function and combination; exits 1
- * on any failure, 0 with SKIP where the rows cannot run. */
+ * place (d = a or b).  min/max and setp: every pair of special values, equal
+ * values, values one apart, NaNs with random payloads and random pairs;
+ * neg, abs and ex2: every 16-bit input (in both halves of the x2 forms).
+ * Prints PASS/FAIL per function and combination; exits 1 on any failure, 0
+ * with SKIP where the rows cannot run. */
 #include "fp_rows.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,19 @@ enum { LANES = 32, SHOW = 4 };   /* lanes per row; failing lanes printed per com
 #define F32S 0x80000000u     /* the sign bit of an f32 */
 #define H16S 0x8000u         /* of an f16 or bf16 */
 #define ALL_CVT_FLAGS (FP_CVT_FTZ | FP_CVT_SAT | FP_CVT_RELU | FP_CVT_SATFINITE)
-enum { N_RANDOM = 1 << 20, N_BUILT = 1 << 14, N_CVT_RANDOM = 1 << 18 };
+enum { N_RANDOM = 1 << 20, N_BUILT = 1 << 14, N_CVT_RANDOM = 1 << 18, N_PAIRS = 1 << 15 };
+
+/* the row ops follow the half opcodes of the one opcode table */
+#define OP(name, text, fmt) OPS_##name,
+enum {
+#include "ops.def"
+};
+#undef OP
+_Static_assert(OPS_HSUB - OPS_HADD == FP_ROW_SUB && OPS_HFMA - OPS_HADD == FP_ROW_FMA &&
+                   OPS_HMIN - OPS_HADD == FP_ROW_MIN && OPS_HMAX - OPS_HADD == FP_ROW_MAX &&
+                   OPS_HNEG - OPS_HADD == FP_ROW_NEG && OPS_HABS - OPS_HADD == FP_ROW_ABS &&
+                   OPS_HEX2_APPROX - OPS_HADD == FP_ROW_EX2,
+               "enum fp_row_op in the order of ops.def");
 
 typedef struct { uint16_t a, b, c; } vec3;
 typedef struct { vec3 *v; size_t n, cap; } vecs;
@@ -82,22 +97,28 @@ static void push_around(vecs *s, int which, uint16_t a, uint16_t b, uint16_t c)
 }
 
 /* ---- the inputs of the arithmetic rows ---- */
+/* zeros, subnormals, the smallest normal, the largest finite, infinity, quiet
+ * and signalling NaNs with payloads, and values around 1, ties and 2^e; each
+ * also negated (2 * N_SPECIAL values) */
+enum { N_SPECIAL = 26 };
+static void special_values(fp_type k, uint16_t all[2 * N_SPECIAL])
+{
+    static const uint16_t f16[N_SPECIAL] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x0401, 0x0200, 0x7bff, 0x7bfe, 0x7800,
+                                            0x7c00, 0x7e00, 0x7e01, 0x7c01, 0x7d55, 0x3c00, 0x3c01, 0x3bff, 0x3800,
+                                            0x4000, 0x3e00, 0x2000, 0x1fff, 0x5c00, 0x5bff, 0x5c01, 0x0800};
+    static const uint16_t bf16[N_SPECIAL] = {0x0000, 0x0001, 0x007f, 0x0080, 0x0081, 0x0040, 0x7f7f, 0x7f7e, 0x7f00,
+                                             0x7f80, 0x7fc0, 0x7fc1, 0x7f81, 0x7fa5, 0x3f80, 0x3f81, 0x3f7f, 0x3f00,
+                                             0x4000, 0x3fc0, 0x2000, 0x1fff, 0x5f80, 0x5f7f, 0x5f81, 0x0100};
+    const uint16_t *t = k == FP_F16 ? f16 : bf16;
+    for (int i = 0; i < N_SPECIAL; i++) all[i] = t[i], all[N_SPECIAL + i] = t[i] ^ H16S;
+}
 static void specials(fp_type k, vecs *s)
 {
-    static const uint16_t f16[] = {0x0000, 0x0001, 0x03ff, 0x0400, 0x0401, 0x0200, 0x7bff, 0x7bfe, 0x7800, 0x7c00,
-                                   0x7e00, 0x7e01, 0x7c01, 0x7d55, 0x3c00, 0x3c01, 0x3bff, 0x3800, 0x4000, 0x3e00,
-                                   0x2000, 0x1fff, 0x5c00, 0x5bff, 0x5c01, 0x0800};
-    static const uint16_t bf16[] = {0x0000, 0x0001, 0x007f, 0x0080, 0x0081, 0x0040, 0x7f7f, 0x7f7e, 0x7f00, 0x7f80,
-                                    0x7fc0, 0x7fc1, 0x7f81, 0x7fa5, 0x3f80, 0x3f81, 0x3f7f, 0x3f00, 0x4000, 0x3fc0,
-                                    0x2000, 0x1fff, 0x5f80, 0x5f7f, 0x5f81, 0x0100};
-    const uint16_t *t = k == FP_F16 ? f16 : bf16;
-    enum { N = sizeof f16 / sizeof f16[0] };
-    _Static_assert(sizeof f16 == sizeof bf16, "one count");
-    uint16_t all[2 * N];
-    for (int i = 0; i < N; i++) all[i] = t[i], all[N + i] = t[i] ^ H16S;
-    for (int i = 0; i < 2 * N; i++)
-        for (int j = 0; j < 2 * N; j++)
-            for (int l = 0; l < 2 * N; l++) push(s, all[i], all[j], all[l]);
+    uint16_t all[2 * N_SPECIAL];
+    special_values(k, all);
+    for (int i = 0; i < 2 * N_SPECIAL; i++)
+        for (int j = 0; j < 2 * N_SPECIAL; j++)
+            for (int l = 0; l < 2 * N_SPECIAL; l++) push(s, all[i], all[j], all[l]);
 }
 
 /* sums a + b on (b = +-u/2, +-3u/2 of a's ulp u) and around midpoints; cancellations */
@@ -153,6 +174,45 @@ static void arith_inputs(fp_type k, vecs *s)
     for (int i = 0; i < N_RANDOM; i++) push(s, rand16(), rand16(), rand16());
 }
 
+/* ---- the inputs of min, max and setp (pairs a, b), and of the unary rows ---- */
+static uint16_t rand_nan(fp_type k)
+{
+    uint16_t frac = (uint16_t)~(H16S | inf16(k)), h = rand16();
+    return (uint16_t)((h & (H16S | frac)) | inf16(k) | !(h & frac));
+}
+static uint16_t rand_subnormal(fp_type k) { return rand16() & (uint16_t)~inf16(k); }   /* zeros too */
+
+static void pair_inputs(fp_type k, vecs *s)
+{
+    uint16_t all[2 * N_SPECIAL];
+    special_values(k, all);
+    for (int i = 0; i < 2 * N_SPECIAL; i++)
+        for (int j = 0; j < 2 * N_SPECIAL; j++) push(s, all[i], all[j], 0);
+    for (int i = 0; i < N_PAIRS; i++) {
+        uint16_t a = rand16();
+        push(s, a, a, 0);
+        push(s, a, a ^ H16S, 0);
+        push(s, a, (uint16_t)(a + 1), 0);
+        push(s, a, rand_nan(k), 0);
+        push(s, rand_nan(k), a, 0);
+        push(s, rand_nan(k), rand_nan(k), 0);
+        push(s, rand_subnormal(k), rand_subnormal(k), 0);
+        uint16_t z = rand_subnormal(k);
+        push(s, z, z, 0);
+        push(s, a, rand16(), 0);     /* 9 pairs: each kind in the low and the high halves of x2 lanes */
+    }
+}
+
+/* every 16-bit value as a, twice: in the low and in the high half of an x2 lane */
+static void unary_inputs(vecs *s)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t h = 0; h < 0x10000; h++) push(s, (uint16_t)h, rand16(), rand16());
+        if (!pass) push(s, rand16(), rand16(), rand16());      /* the second pass one slot on */
+    }
+    while (s->n % (2 * LANES)) push(s, rand16(), rand16(), rand16());   /* whole x2 rows */
+}
+
 /* ---- the scalar functions ---- */
 static uint32_t one16(int op, fp_type k, int ftz, int sat, uint16_t a, uint16_t b, uint16_t c)
 {
@@ -173,6 +233,69 @@ static uint32_t one32(int op, fp_type k, int ftz, int sat, uint32_t a, uint32_t 
     case FP_ROW_MUL: return f ? fp16x2_mul(a, b, FP_RN, ftz, sat) : bf16x2_mul(a, b, FP_RN, ftz, sat);
     default: return f ? fp16x2_fma(a, b, c, FP_RN, ftz, sat) : bf16x2_fma(a, b, c, FP_RN, ftz, sat);
     }
+}
+
+static uint32_t misc16(int op, fp_type k, int ftz, int nm, uint16_t a, uint16_t b)
+{
+    int f = k == FP_F16;
+    switch (op) {
+    case FP_ROW_MIN: return f ? fp16_min(a, b, ftz, nm) : bf16_min(a, b, ftz, nm);
+    case FP_ROW_MAX: return f ? fp16_max(a, b, ftz, nm) : bf16_max(a, b, ftz, nm);
+    case FP_ROW_NEG: return f ? fp16_neg(a, ftz) : bf16_neg(a, ftz);
+    case FP_ROW_ABS: return f ? fp16_abs(a, ftz) : bf16_abs(a, ftz);
+    default: return f ? fp16_ex2_approx(a) : bf16_ex2_approx(a);
+    }
+}
+static uint32_t misc32(int op, fp_type k, int ftz, int nm, uint32_t a, uint32_t b)
+{
+    int f = k == FP_F16;
+    switch (op) {
+    case FP_ROW_MIN: return f ? fp16x2_min(a, b, ftz, nm) : bf16x2_min(a, b, ftz, nm);
+    case FP_ROW_MAX: return f ? fp16x2_max(a, b, ftz, nm) : bf16x2_max(a, b, ftz, nm);
+    case FP_ROW_NEG: return f ? fp16x2_neg(a, ftz) : bf16x2_neg(a, ftz);
+    case FP_ROW_ABS: return f ? fp16x2_abs(a, ftz) : bf16x2_abs(a, ftz);
+    default: return f ? fp16x2_ex2_approx(a) : bf16x2_ex2_approx(a);
+    }
+}
+
+/* setp as vm/exec.c's handler: both operands widened to f64 by fp_cvt_f2f
+ * (cached), compared by fcmp (a copy); .ftz flushes them first */
+static int fcmp(double a, double b, int cmp)
+{
+    int un = a != a || b != b;
+    switch (cmp) {
+    case FP_CMP_EQ: return !un && a == b;
+    case FP_CMP_NE: return !un && a != b;
+    case FP_CMP_LT: return !un && a < b;
+    case FP_CMP_LE: return !un && a <= b;
+    case FP_CMP_GT: return !un && a > b;
+    case FP_CMP_GE: return !un && a >= b;
+    case FP_CMP_EQU: return un || a == b;
+    case FP_CMP_NEU: return un || a != b;
+    case FP_CMP_LTU: return un || a < b;
+    case FP_CMP_LEU: return un || a <= b;
+    case FP_CMP_GTU: return un || a > b;
+    case FP_CMP_GEU: return un || a >= b;
+    case FP_CMP_NUM: return !un;
+    case FP_CMP_NAN: return un;
+    }
+    return 0;
+}
+static double val_cached(fp_type k, uint16_t h)
+{
+    static double v[2][0x10000];
+    static int done[2];
+    if (!done[k]) {
+        for (uint32_t i = 0; i < 0x10000; i++) v[k][i] = val(k, (uint16_t)i);
+        done[k] = 1;
+    }
+    return v[k][h];
+}
+static uint16_t flush16(fp_type k, uint16_t h) { return h & inf16(k) ? h : h & H16S; }
+static int setp16(int cmp, fp_type k, int ftz, uint16_t a, uint16_t b)
+{
+    if (ftz) a = flush16(k, a), b = flush16(k, b);
+    return fcmp(val_cached(k, a), val_cached(k, b), cmp);
 }
 
 /* ---- running rows ---- */
@@ -208,30 +331,77 @@ static void verdict(tally *t, int has_row)
     fails += !has_row || t->bad;
 }
 
-static void check_arith(int op, fp_type k, int x2, int ftz, int sat, const vecs *s)
+/* lanes i.. of s as operands pa, pb, pc (x2: two vec3 a lane, the first in
+ * the low halves) and as slots a, b, c with junk above */
+static void fill(const vecs *s, size_t i, int x2, uint32_t *pa, uint32_t *pb, uint32_t *pc, uint64_t *a, uint64_t *b,
+                 uint64_t *c)
 {
-    static const char *const ops[] = {"add", "sub", "mul", "fma"};
+    int per = x2 ? 2 : 1, bits = 16 * per;
+    for (int l = 0; l < LANES; l++) {
+        const vec3 *v = &s->v[i + per * l], *w = v + (per - 1);
+        pa[l] = v->a | (uint32_t)(x2 ? w->a : 0) << 16;
+        pb[l] = v->b | (uint32_t)(x2 ? w->b : 0) << 16;
+        pc[l] = v->c | (uint32_t)(x2 ? w->c : 0) << 16;
+        a[l] = slot(pa[l], bits), b[l] = slot(pb[l], bits), c[l] = slot(pc[l], bits);
+    }
+}
+
+static const char *kind_name(fp_type k, int x2)
+{
+    static const char *const n[2][2] = {{"f16", "f16x2"}, {"bf16", "bf16x2"}};
+    return n[k == FP_BF16][x2 != 0];
+}
+
+/* op FP_ROW_ADD .. FP_ROW_EX2 (fp_half_row, fp_half_misc_row) on every row of s */
+static void check_half(int op, fp_type k, int x2, int ftz, int sat_nm, const vecs *s)
+{
+    static const char *const ops[] = {"add.rn", "sub.rn", "mul.rn", "fma.rn", "min", "max", "neg", "abs", "ex2.approx"};
+    int arith = op <= FP_ROW_FMA;
     char name[64];
-    snprintf(name, sizeof name, "%s.rn%s%s.%s%s", ops[op], ftz ? ".ftz" : "", sat ? ".sat" : "",
-             k == FP_F16 ? "f16" : "bf16", x2 ? "x2" : "");
+    snprintf(name, sizeof name, "%s%s%s.%s", ops[op], ftz ? ".ftz" : "", !sat_nm ? "" : arith ? ".sat" : ".NaN",
+             kind_name(k, x2));
     tally t = {0, 0, name};
-    int has_row = 1, per = x2 ? 2 : 1, bits = 16 * per;
+    int has_row = 1, per = x2 ? 2 : 1;
     uint64_t a[LANES], b[LANES], c[LANES], d[LANES];
+    uint32_t pa[LANES], pb[LANES], pc[LANES];
     for (size_t i = 0, r = 0; i + per * LANES <= s->n && has_row; i += per * LANES, r++) {
-        uint32_t pa[LANES], pb[LANES], pc[LANES];
-        for (int l = 0; l < LANES; l++) {
-            const vec3 *v = &s->v[i + per * l], *w = v + (per - 1);
-            pa[l] = v->a | (uint32_t)(x2 ? w->a : 0) << 16;
-            pb[l] = v->b | (uint32_t)(x2 ? w->b : 0) << 16;
-            pc[l] = v->c | (uint32_t)(x2 ? w->c : 0) << 16;
-            a[l] = slot(pa[l], bits), b[l] = slot(pb[l], bits), c[l] = slot(pc[l], bits);
-        }
+        fill(s, i, x2, pa, pb, pc, a, b, c);
         uint64_t *o = row_out(r, d, a, b);
-        has_row = fp_half_row(op, k, x2, ftz, sat, o, a, b, c);
-        for (int l = 0; l < LANES && has_row; l++)
-            lane(&t, o[l], x2 ? one32(op, k, ftz, sat, pa[l], pb[l], pc[l])
-                              : one16(op, k, ftz, sat, (uint16_t)pa[l], (uint16_t)pb[l], (uint16_t)pc[l]),
-                 pa[l], pb[l], pc[l]);
+        has_row = arith ? fp_half_row(op, k, x2, ftz, sat_nm, o, a, b, c)
+                        : fp_half_misc_row(op, k, x2, ftz, sat_nm, o, a, b);
+        for (int l = 0; l < LANES && has_row; l++) {
+            uint32_t want = arith ? (x2 ? one32(op, k, ftz, sat_nm, pa[l], pb[l], pc[l])
+                                        : one16(op, k, ftz, sat_nm, (uint16_t)pa[l], (uint16_t)pb[l], (uint16_t)pc[l]))
+                          : x2 ? misc32(op, k, ftz, sat_nm, pa[l], pb[l])
+                               : misc16(op, k, ftz, sat_nm, (uint16_t)pa[l], (uint16_t)pb[l]);
+            lane(&t, o[l], want, pa[l], pb[l], pc[l]);
+        }
+    }
+    verdict(&t, has_row);
+}
+
+/* setp on every row of s: d (and e with x2) in place for some rows; without
+ * x2, e must stay as it was (each row counts its d and its e lanes) */
+static void check_setp(int cmp, fp_type k, int x2, int ftz, const vecs *s)
+{
+    static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu",
+                                       "num", "nan"};
+    char name[64];
+    snprintf(name, sizeof name, "setp.%s%s.%s", cmps[cmp], ftz ? ".ftz" : "", kind_name(k, x2));
+    tally t = {0, 0, name};
+    int has_row = 1, per = x2 ? 2 : 1;
+    uint64_t a[LANES], b[LANES], c[LANES], d[LANES], e[LANES], e0[LANES];
+    uint32_t pa[LANES], pb[LANES], pc[LANES];
+    for (size_t i = 0, r = 0; i + per * LANES <= s->n && has_row; i += per * LANES, r++) {
+        fill(s, i, x2, pa, pb, pc, a, b, c);
+        for (int l = 0; l < LANES; l++) e[l] = e0[l] = next_rand();
+        uint64_t *o = row_out(r, d, a, b), *oe = x2 && r % 3 == 2 ? a : e;
+        has_row = fp_setp_half_row(cmp, k, x2, ftz, o, oe, a, b);
+        for (int l = 0; l < LANES && has_row; l++) {
+            lane(&t, o[l], setp16(cmp, k, ftz, (uint16_t)pa[l], (uint16_t)pb[l]), pa[l], pb[l], 0);
+            uint64_t hi = x2 ? (uint64_t)setp16(cmp, k, ftz, (uint16_t)(pa[l] >> 16), (uint16_t)(pb[l] >> 16)) : e0[l];
+            lane(&t, oe[l], hi, pa[l], pb[l], 1);
+        }
     }
     verdict(&t, has_row);
 }
@@ -315,6 +485,10 @@ static void check_no_row(void)
                fp_cvt_half_row(FP_F16, FP_F16, FP_RN, 0, d, a) + fp_cvt_half_row(FP_F64, FP_BF16, FP_RN, 0, d, a) +
                fp_cvt_pack_half_row(FP_BF16, FP_RM, 0, d, a, a) + fp_cvt_pack_half_row(FP_F32, FP_RN, 0, d, a, a) +
                fp_half_row(FP_ROW_ADD, FP_F32, 0, 0, 0, d, a, a, a);
+    rows += fp_half_row(FP_ROW_MIN, FP_F16, 0, 0, 0, d, a, a, a);
+    rows += fp_half_misc_row(FP_ROW_FMA, FP_F16, 0, 0, 0, d, a, a) + fp_half_misc_row(FP_ROW_EX2 + 1, FP_F16, 0, 0, 0, d, a, a);
+    rows += fp_half_misc_row(FP_ROW_MIN, FP_F32, 0, 0, 0, d, a, a) + fp_setp_half_row(-1, FP_BF16, 1, 0, d, d, a, a);
+    rows += fp_setp_half_row(FP_CMP_NAN + 1, FP_F16, 0, 0, d, d, a, a) + fp_setp_half_row(FP_CMP_EQ, FP_F32, 0, 0, d, d, a, a);
     int touched = 0;
     for (int l = 0; l < LANES; l++) touched |= d[l] != 0;
     printf("%s combinations without a row return 0\n", rows || touched ? "FAIL" : "PASS");
@@ -334,8 +508,22 @@ int main(void)
         arith_inputs(k, &s);
         for (int op = FP_ROW_ADD; op <= FP_ROW_FMA; op++)
             for (int x2 = 0; x2 < 2; x2++)
-                for (int fl = 0; fl < 4; fl++) check_arith(op, k, x2, fl & 1, fl >> 1, &s);
+                for (int fl = 0; fl < 4; fl++) check_half(op, k, x2, fl & 1, fl >> 1, &s);
         free(s.v);
+        vecs p = {0}, u = {0};
+        pair_inputs(k, &p);
+        for (int x2 = 0; x2 < 2; x2++)
+            for (int ftz = 0; ftz < 2; ftz++) {
+                for (int op = FP_ROW_MIN; op <= FP_ROW_MAX; op++)
+                    for (int nm = 0; nm < 2; nm++) check_half(op, k, x2, ftz, nm, &p);
+                for (int cmp = FP_CMP_EQ; cmp <= FP_CMP_NAN; cmp++) check_setp(cmp, k, x2, ftz, &p);
+            }
+        free(p.v);
+        unary_inputs(&u);
+        for (int op = FP_ROW_NEG; op <= FP_ROW_EX2; op++)
+            for (int x2 = 0; x2 < 2; x2++)
+                for (int ftz = 0; ftz < 2; ftz++) check_half(op, k, x2, ftz, 0, &u);
+        free(u.v);
         check_widen(k, 0);
         check_widen(k, FP_CVT_FTZ);
         uint32_t *v;
