@@ -1528,6 +1528,8 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
             cc_emit(c, i);
         }
     }
+    else if ((!strcmp(op, "min") || !strcmp(op, "max")) && (has(&m, "xorsign") || (has(&m, "relu") && m.nt && tfloat(m.t[0]))))
+        cc_error(c, NULL, "unsupported instruction '%s'", in->text);   /* not computed: an error, not a plain min/max */
     else if ((!strcmp(op, "min") || !strcmp(op, "max")) && has(&m, "relu") && m.nt && !tfloat(m.t[0])) {
         /* min/max.relu.s32: the result clamped at zero */
         arith(c, in, &m, op);

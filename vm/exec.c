@@ -224,6 +224,17 @@ static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, const uint32_t *
     return (a & u1) | (~a & u0);
 }
 
+/* The f16 or bf16 in the low 16 bits of x as a double (exactly); ftz: a
+ * subnormal as the zero of its sign. */
+static inline double half_f64(uint64_t x, fp_type t, int ftz)
+{
+    x &= 0xffff;
+    if (ftz && !(x & (t == FP_F16 ? 0x7c00u : 0x7f80u))) x &= 0x8000u;
+    return f64(fp_cvt_f2f(x, t, FP_F64, FP_RN, 0));
+}
+
+_Static_assert((int)FP_CMP_EQ == (int)BC_CMP_EQ && (int)FP_CMP_GEU == (int)BC_CMP_GEU && (int)FP_CMP_NAN == (int)BC_CMP_NAN, "fp_rows.h compares in bc.h's order");
+
 static int fcmp(double a, double b, int cmp)
 {
     int un = a != a || b != b;
@@ -2306,15 +2317,15 @@ next_group:
             else FCMP_SWITCH(f32(A), f32(B))
             vmnext
         vmcase(SETP_F64) FCMP_SWITCH(f64(A), f64(B)) vmnext
+        /* setp{.ftz}.{f16,bf16}(x2): whole warps in vm/fp_rows.c; the halves compared exactly as doubles */
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
-            LANES_D(fcmp(f64(fp_cvt_f2f(A & 0xffff, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(B & 0xffff, t, FP_F64, FP_RN, 0)), I->m1)); } vmnext
+            if (m == FULL && fp_setp_half_row(I->m1, t, 0, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
+            LANES_D(fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
+            if (m == FULL && fp_setp_half_row(I->m1, t, 1, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
             LANES({
-                for (int k = 0; k < 2; k++) {
-                    uint64_t x = (A >> 16 * k) & 0xffff, y = (B >> 16 * k) & 0xffff;
-                    int r = fcmp(f64(fp_cvt_f2f(x, t, FP_F64, FP_RN, 0)), f64(fp_cvt_f2f(y, t, FP_F64, FP_RN, 0)), I->m1);
-                    if (k) E = (uint64_t)r; else D = (uint64_t)r;
-                }
+                D = (uint64_t)fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1);
+                E = (uint64_t)fcmp(half_f64(A >> 16, t, FTZ), half_f64(B >> 16, t, FTZ), I->m1);
             }); } vmnext
         vmcase(SETP_BOOL) LANES({ int a = (int)(A & 1), c = (int)(C & 1);
             int r = I->m1 == BC_BOOL_AND ? (a & c) : I->m1 == BC_BOOL_OR ? (a | c) : (a ^ c);
@@ -2462,8 +2473,9 @@ next_group:
             } else {
                 /* .rn add/sub/mul/fma of a whole warp: vm/fp_rows.c (kinds in the order f16, f16x2, bf16, bf16x2) */
                 int k = I->m2 - BC_K_F16;
-                if (m == FULL && I->op <= OP_HFMA && I->m1 == BC_RN &&
-                    fp_half_row(I->op - OP_HADD, k >> 1 ? FP_BF16 : FP_F16, k & 1, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c))
+                fp_type t = k >> 1 ? FP_BF16 : FP_F16;
+                if (m == FULL && (I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(I->op - OP_HADD, t, k & 1, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)
+                                                   : fp_half_misc_row(I->op - OP_HADD, t, k & 1, FTZ, I->m3, R + I->d, R + I->a, R + I->b)))
                     vmnext
                 half_fn f = half_fns[k][I->op - OP_HADD];
                 LANES_D(f(A, B, C, I->m1, FTZ, SAT, I->m3));
@@ -2760,9 +2772,10 @@ next_group:
             int how = L->par_atom_how ? L->par_atom_how[pc] : PAR_WRITE;   /* a reduction several blocks may share */
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
-            if (!hacc && I->m3 == BC_SP_SHARED && group_base(L, cta, w, R, m, I->a, imm, BC_SP_SHARED, (uint32_t)size, 1, &hb, &ls)) {
-                /* shared memory, every lane in range and aligned: lanes in ascending order, the common
-                 * 32-bit operations without a call per lane */
+            if (!hacc && (I->m3 == BC_SP_SHARED || (I->m3 == BC_SP_GLOBAL && !L->par)) &&
+                group_base(L, cta, w, R, m, I->a, imm, I->m3, (uint32_t)size, 1, &hb, &ls)) {
+                /* shared memory, or global memory with no other thread, every lane in range and
+                 * aligned: lanes in ascending order, the common 32-bit operations without a call per lane */
 #define SHP(l) ((uint8_t *)(hb + A + imm))
                 uint32_t o32, n32;
                 if (size == 4 && I->m1 == BC_RED_CAS) {
