@@ -23,10 +23,11 @@ HEADER = """.version 8.0
   .reg .pred %p<4>;
   .reg .f32 %f<10>;
   .reg .f64 %fd<10>;
-  .reg .b32 %r<12>;
+  .reg .b32 %r<14>;
   .reg .b64 %rd<10>;
   .reg .b16 %h<4>;
-  .shared .align 8 .b8 sh[4096];
+  .shared .align 16 .b8 sh[4096];
+  .local .align 4 .b8 loc[16];
   mov.u32 %r1, %tid.x;
   shl.b32 %r2, %r1, 2;
   mov.u32 %r3, sh;
@@ -53,6 +54,10 @@ HEADER = """.version 8.0
   cvta.to.global.u64 %rd2, %rd1;
   mul.wide.u32 %rd3, %r1, 4;
   add.s64 %rd6, %rd2, %rd3;
+  mul.wide.u32 %rd8, %r1, 16;
+  add.s64 %rd9, %rd2, %rd8;         // out + 16 tid: float4 side by side
+  shl.b32 %r12, %r1, 4;
+  add.s32 %r12, %r3, %r12;          // sh + 16 tid
   mov.u32 %r5, 0;
 L1:
 BODY
@@ -112,6 +117,8 @@ OPS = [
     ('add.f16x2', 'add.rn.f16x2 %r6, %r10, %r11;'),
     ('fma.rn.f16x2', 'fma.rn.f16x2 %r6, %r10, %r11, %r10;'),
     ('fma.rn.bf16x2', 'fma.rn.bf16x2 %r6, %r10, %r11, %r10;'),
+    ('min.f16x2', 'min.f16x2 %r6, %r10, %r11;'),
+    ('setp.lt.f16x2', 'setp.lt.f16x2 %p3|%p1, %r10, %r11;'),
     ('cvt.rn.f16.f32', 'cvt.rn.f16.f32 %h3, %f5;'),
     ('cvt.f32.f16', 'cvt.f32.f16 %f4, %h2;'),
     ('cvt.rn.bf16.f32', 'cvt.rn.bf16.f32 %h3, %f5;'),
@@ -138,11 +145,18 @@ OPS = [
     ('st.shared.u32', 'st.shared.u32 [%r4], %r7;'),
     ('ld.global.u32', 'ld.global.u32 %r6, [%rd6];'),
     ('st.global.u32', 'st.global.u32 [%rd6], %r7;'),
+    ('ld.global.v4.f32', 'ld.global.v4.f32 {%f4, %f7, %f8, %f9}, [%rd9];'),
+    ('st.global.v4.f32', 'st.global.v4.f32 [%rd9], {%f2, %f3, %f5, %f6};'),
+    ('ld.shared.v4.f32', 'ld.shared.v4.f32 {%f4, %f7, %f8, %f9}, [%r12];'),
+    ('ld.local.u32', 'ld.local.u32 %r6, [loc];'),
+    ('st.local.u32', 'st.local.u32 [loc], %r7;'),
+    ('atom.global.add.u32', 'atom.global.add.u32 %r6, [%rd6], 1;'),
     ('red.global.add.f32', 'red.global.add.f32 [%rd6], %f2;'),
     ('ld.param.u64', 'ld.param.u64 %rd7, [out];'),
     ('cvta.to.global', 'cvta.to.global.u64 %rd7, %rd1;'),
     ('mov %tid.x', 'mov.u32 %r6, %tid.x;'),
     ('shfl.sync.bfly', 'shfl.sync.bfly.b32 %r6, %r7, 1, 31, -1;'),
+    ('vote.sync.ballot', 'vote.sync.ballot.b32 %r6, %p2, -1;'),
     ('@p add (16 lanes)', '@%p2 add.s32 %r6, %r7, %r8;'),
 ]
 
@@ -175,7 +189,7 @@ def main():
         with open(ptx, 'w') as f:
             f.write(HEADER.replace('BODY', '\n'.join('  ' + insn for _ in range(60))))
         with open(case, 'w') as f:
-            f.write(f"# {name}\nptx op{i}.ptx\nkernel k\ngrid 256\nblock 256\nbuffer out zero 1024\nparam ptr out\n")
+            f.write(f"# {name}\nptx op{i}.ptx\nkernel k\ngrid 256\nblock 256\nbuffer out zero 4096\nparam ptr out\n")
         r = rate(ptxemu, case, reps)
         print(f"{name:<20} {('%.0f' % r) if r is not None else 'FAILED':>15}")
     return 0
