@@ -78,6 +78,8 @@ typedef struct vm_barrier {
     uint32_t popc;             /* .red: true predicates of the counted warps */
     uint32_t threads;          /* live threads of the counted warps */
     int kinds;                 /* bit per form used: 1 sync, 2 arrive, 4 red */
+    uint32_t whole;            /* warps that arrived whole at bar.sync full_pc through bar_sync_fast */
+    uint32_t whole_pc;
 } vm_barrier;
 
 typedef struct vm_cta {

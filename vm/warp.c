@@ -354,7 +354,16 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
                            : (b->warps & cta->live_warps) == cta->live_warps;
     if (!done) return;
     uint32_t popc = b->popc, threads = b->threads;
-    for (uint32_t ww = b->warps; ww; ww &= ww - 1) {
+    /* the warps that arrived whole at one bar.sync (no hooks): every lane waits there still,
+     * nothing to look at (their state and pcs may have left the cache since) */
+    for (uint32_t ww = b->warps & b->whole; ww; ww &= ww - 1) {
+        vm_warp *w = &cta->warps[__builtin_ctz(ww)];
+        memset(w->state, LANE_READY, BC_WARP);
+        for (int l = 0; l < BC_WARP; l++) w->pc[l] = b->whole_pc + 1;
+        w->bar_arrived[id] = 0;
+        w->bar_pred[id] = 0;
+    }
+    for (uint32_t ww = b->warps & ~b->whole; ww; ww &= ww - 1) {
         vm_warp *w = &cta->warps[__builtin_ctz(ww)];
         uint32_t released = bytes_equal(w->state, LANE_WAIT_BAR) & bytes_equal(w->bar_id, (uint8_t)id);
         uint32_t p0 = released ? w->pc[__builtin_ctz(released)] : 0, diff = 0;
@@ -383,19 +392,27 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
 
 /* bar.sync (no thread count, no hooks to tell) of lanes that all name one
  * barrier: the loop of warp_barrier reduces to marking them; returns the id, or -1. */
-static int bar_sync_fast(vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes)
+static int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes, uint32_t pc)
 {
     if (!lanes || I->m1 != 0 || I->n) return -1;
-    const uint64_t *ra = w->R + I->a;
-    uint64_t id = ra[__builtin_ctz(lanes)], diff = 0;
-    if (lanes == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= ra[l] ^ id;
-    else for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= ra[__builtin_ctz(mm)] ^ id;
+    uint64_t id, diff = 0;
+    if (I->a < L->m->nconsts * BC_WARP && I->a % BC_WARP == 0)
+        id = L->consts[I->a / BC_WARP];   /* bar.sync 0: the same in every lane (the warp's row of it may be cold) */
+    else {
+        const uint64_t *ra = w->R + I->a;
+        id = ra[__builtin_ctz(lanes)];
+        if (lanes == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= ra[l] ^ id;
+        else for (uint32_t mm = lanes; mm; mm &= mm - 1) diff |= ra[__builtin_ctz(mm)] ^ id;
+    }
     if (diff || id >= VM_NBAR) return -1;
     cta->bar[id].kinds |= 1;
     w->bar_arrived[id] |= lanes;
     if (lanes == 0xffffffffu) {
         memset(w->state, LANE_WAIT_BAR, BC_WARP);
         memset(w->bar_id, (int)id, BC_WARP);
+        vm_barrier *b = &cta->bar[id];
+        if (!b->whole) b->whole_pc = pc;
+        if (b->whole_pc == pc) b->whole |= BIT(w->id);
     } else for (uint32_t mm = lanes; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         w->state[l] = LANE_WAIT_BAR;
@@ -409,7 +426,7 @@ vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, ui
     const bc_insn *I = &L->code[pc];
     const vm_hooks *H = L->cfg.hooks;
     uint32_t touched = 0;
-    int fast = H ? -1 : bar_sync_fast(cta, w, I, lanes);
+    int fast = H ? -1 : bar_sync_fast(L, cta, w, I, lanes, pc);
     if (fast >= 0) { touched = BIT(fast); lanes = 0; }   /* nothing left for the checks and the loop below */
     if ((I->flags & BC_IF_ALIGNED) && lanes && lanes != w->live && H && H->misuse)
         H->misuse(H->ctx, L, cta, w, __builtin_ctz(lanes), pc, "barrier",
