@@ -230,6 +230,8 @@ typedef struct bc_module {
     uint32_t *call_plan;         /* per pc of a call: index of its plan in call_save_list (with call_save) */
     uint64_t *store_roots;       /* per function: bc_flow_store_roots, or NULL */
     bc_insn *fused;              /* code with superinstructions (vm/fuse.c), or NULL */
+    struct bc_fuse_head *fuse_heads;  /* per OP_LDS_FMA head (its x): its triples decoded (vm/fuse.c) */
+    struct bc_fuse_step *fuse_steps;
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -293,10 +295,19 @@ static inline uint32_t bc_call_copies(const bc_module *m, uint32_t xi, int fidx,
 enum { BC_ROOT_GLOBALS = 62, BC_ROOT_ANY = 63 };
 uint64_t *bc_flow_store_roots(const bc_module *m);   /* malloc'd, NULL when out of memory */
 
-/* fuse.c: a copy of m->code with the first instruction of every run a
- * superinstruction executes marked (OP_LDS_FMA...); malloc'd, NULL when
- * there is none or memory ran out.  Only runs without observers use it. */
-bc_insn *bc_fuse(const bc_module *m);
+/* fuse.c: sets m->fused, a copy of m->code with the first instruction of
+ * every run a superinstruction executes marked (OP_LDS_FMA...), and the
+ * decoded runs (fuse_heads, fuse_steps); all NULL when there is none or
+ * memory ran out.  Only runs without observers use them. */
+void bc_fuse(bc_module *m);
+/* One triple of an OP_LDS_FMA run as the handler takes it from a head: the
+ * offsets of its loads from the head's two base registers, the slots its
+ * first load, second load and fma write, the results it need not write
+ * (BC_FUSE_*_DEAD), and whether it loads from the head's second base first. */
+typedef struct bc_fuse_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; } bc_fuse_step;
+/* A head (the fused instruction's x): its b triples are fuse_steps[first ..
+ * first + b), whose offsets from the two bases lie in [alo, ahi], [blo, bhi]. */
+typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first; } bc_fuse_head;
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
  * triple's first load is from the second base register of the run's first;
  * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */

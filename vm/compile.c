@@ -904,6 +904,6 @@ bc_module *bc_compile(const ast_module *am, diag_list *diags)
     m->maybe_uninit = bc_flow_maybe_uninit(m);
     bc_flow_call_saves(m);        /* NULL when out of memory: calls save every register */
     m->store_roots = bc_flow_store_roots(m);
-    m->fused = bc_fuse(m);          /* NULL: the dispatch loop runs m->code */
+    bc_fuse(m);                     /* m->fused NULL: the dispatch loop runs m->code */
     return m;
 }

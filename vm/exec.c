@@ -1043,7 +1043,7 @@ __attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, cons
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
  * fma go to, and which of them need not be written (BC_FUSE_*). */
-typedef struct lds_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; } lds_step;
+typedef bc_fuse_step lds_step;
 enum { LDS_MAX_STEPS = 64 };        /* triples per call (the rest: the next head) */
 /* The run's triples for lanes 8g..8g+7, whose addresses have the shapes sa
  * and sb (constants: one copy of the loop per pair of shapes). */
@@ -1104,20 +1104,22 @@ lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n
  * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
  * accumulator only ever gives a NaN, so the NaN kept in a register between
  * the fmas changes no result). */
-__attribute__((target("fma"))) static int lds_fma_run(uint64_t *R, const bc_insn *I, uint32_t n, const uint8_t *sh, uint64_t lim)
+__attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
+                                                      const uint8_t *sh, uint64_t lim)
 {
     const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
     const int ftz = (I[0].e & BC_FUSE_FTZ) != 0;         /* the same in every triple of the run */
-    int64_t alo = INT64_MAX, ahi = INT64_MIN, blo = INT64_MAX, bhi = INT64_MIN;
-    lds_step T[LDS_MAX_STEPS];
-    for (uint32_t k = 0; k < n; k++) {
-        const bc_insn *t = &I[3 * k];
-        int sw = ((t[0].e ^ I[0].e) & BC_FUSE_SWAP) != 0;     /* this triple loads from rb first */
-        int64_t i = t[sw].imm, j = t[!sw].imm;
-        alo = i < alo ? i : alo; ahi = i > ahi ? i : ahi;
-        blo = j < blo ? j : blo; bhi = j > bhi ? j : bhi;
-        T[k] = (lds_step){ i, j, t[0].d, t[1].d, t[2].d,
-                           (uint32_t)t[0].e & (k + 1 < n ? 7u : 7u & ~(uint32_t)BC_FUSE_ACC_DEAD), (uint32_t)sw };
+    /* the head's triples as vm/fuse.c decoded them; the ranges are those of all I->b of them
+     * (a run cut short by the turn takes the original instructions only if a later offset is
+     * out of range) */
+    const bc_fuse_head *hd = &M->fuse_heads[I->x];
+    const lds_step *T = M->fuse_steps + hd->first;
+    int64_t alo = hd->alo, ahi = hd->ahi, blo = hd->blo, bhi = hd->bhi;
+    lds_step cut[LDS_MAX_STEPS];
+    if (n < I->b && (T[n - 1].dead & BC_FUSE_ACC_DEAD)) {   /* the last accumulator run is read after it */
+        memcpy(cut, T, sizeof *T * n);
+        cut[n - 1].dead &= ~(uint32_t)BC_FUSE_ACC_DEAD;
+        T = cut;
     }
     enum { G = BC_WARP / 8 };
     row8 sa[G], sb[G];
@@ -2601,7 +2603,7 @@ next_group:
             k = k < room ? k : room;
             k = k < turn ? k : turn;       /* the slice ends where it would have without fusing */
             if (k && m == FULL && have_fma && L->shared_size >= 4 &&
-                lds_fma_run(R, I, k, cta->shared, L->shared_size - 4)) {
+                lds_fma_run(M, R, I, k, cta->shared, L->shared_size - 4)) {
                 n_ins += 3 * k - 1; n_lane += (3 * k - 1) * BC_WARP;
                 pc += 3 * k - 1; budget -= (int)(3 * k - 1);
                 vmnext

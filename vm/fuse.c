@@ -1,13 +1,13 @@
 /* fuse.c — superinstructions: runs of instructions one handler executes at once.
  *
- * bc_fuse returns a copy of the module's code in which the first instruction
+ * bc_fuse makes a copy of the module's code in which the first instruction
  * of every such run carries a fused opcode; the dispatch loop runs that copy
  * only when nothing observes single instructions (no vm_hooks: not the
  * checker, the debugger, the profiler or --stats), and a fused handler that
  * cannot take its fast path runs the original instruction.  The original
  * code, which the disassembler, the analyses and every observer read, is
- * untouched, and the copy differs only in the opcode and the `b` field of
- * the marked instructions.
+ * untouched, and the copy differs only in the opcode and the `b`, `e` and `x`
+ * fields of the marked instructions.
  *
  * OP_LDS_FMA, the inner loop of a tiled matrix product:
  *
@@ -26,10 +26,14 @@
  * are observers.  The handler needs what
  * makes the triples independent of their order of effects: no guards, x and
  * y distinct and not c, no instruction of the run writing A or B, every
- * offset a multiple of 4.
+ * offset a multiple of 4.  Each head's triples are decoded here once, as the
+ * handler takes them from that head (bc_fuse_step: the offsets from its two
+ * bases, the destination slots, the results to write), with the ranges of
+ * the offsets, into bc_module.fuse_steps and fuse_heads (x indexes them):
+ * decoding them on every call had been a third of the handler's time.
  *
- * Ownership: the returned copy belongs to the bc_module (bc_module.fused,
- * freed with it); NULL when nothing was fused or memory ran out, and the
+ * Ownership: the copy and the decoded runs belong to the bc_module (freed
+ * with it); all NULL when nothing was fused or memory ran out, and the
  * dispatch loop then runs the original code.
  */
 #include <stdlib.h>
@@ -73,9 +77,56 @@ static int read_once(const bc_func *f, const uint32_t *count, uint32_t s)
     return count && s % BC_WARP == 0 && r >= f->slot_base && r < f->slot_base + f->nslots && count[r - f->slot_base] == 1;
 }
 
-/* Marks the run of triples starting at p in [p, end) of fused; returns its
- * length in instructions (0: no triple at p). */
-static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p)
+/* The decoded runs, growing (vm/bc.h's fuse_heads and fuse_steps). */
+typedef struct fuse_out {
+    bc_fuse_head *heads;
+    bc_fuse_step *steps;
+    uint32_t nheads, nsteps, capheads, capsteps;
+    int oom;
+} fuse_out;
+
+/* Room for one more head and n more steps in o; 0 when memory ran out. */
+static int fuse_room(fuse_out *o, uint32_t n)
+{
+    if (o->nheads == o->capheads) {
+        uint32_t c = o->capheads ? 2 * o->capheads : 16;
+        bc_fuse_head *h = realloc(o->heads, sizeof *h * c);
+        if (!h) return 0;
+        o->heads = h, o->capheads = c;
+    }
+    while (o->nsteps + n > o->capsteps) {
+        uint32_t c = o->capsteps ? 2 * o->capsteps : 256;
+        bc_fuse_step *s = realloc(o->steps, sizeof *s * c);
+        if (!s) return 0;
+        o->steps = s, o->capsteps = c;
+    }
+    return 1;
+}
+
+/* The head of the n triples from fused[p] (marked): each triple decoded as
+ * the handler reads it from there, and the ranges of their offsets. */
+static void decode_head(fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
+{
+    if (!fuse_room(o, n)) { o->oom = 1; return; }
+    bc_fuse_head h = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, o->nsteps };
+    for (uint32_t k = 0; k < n; k++) {
+        const bc_insn *t = &fused[p + 3 * k];
+        int sw = ((t[0].e ^ fused[p].e) & BC_FUSE_SWAP) != 0;   /* loads from the head's second base first */
+        int64_t i = t[sw].imm, j = t[!sw].imm;
+        h.alo = i < h.alo ? i : h.alo; h.ahi = i > h.ahi ? i : h.ahi;
+        h.blo = j < h.blo ? j : h.blo; h.bhi = j > h.bhi ? j : h.bhi;
+        o->steps[o->nsteps++] = (bc_fuse_step){ i, j, t[0].d, t[1].d, t[2].d,
+                                                t[0].e & (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), (uint32_t)sw };
+    }
+    fused[p].x = o->nheads;
+    o->heads[o->nheads++] = h;
+}
+
+/* Marks the run of triples starting at p in [p, end) of fused and decodes
+ * each of its heads into o; returns its length in instructions (0: no
+ * triple at p). */
+static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p,
+                             fuse_out *o)
 {
     const bc_insn *code = m->code;
     uint32_t end = f->pc_end;
@@ -97,12 +148,14 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
         h->e = (t[0].a != code[p].a ? BC_FUSE_SWAP : 0) | (fma32_kind(&t[2]) ? BC_FUSE_FTZ : 0) | (read_once(f, count, t[0].d) ? BC_FUSE_X_DEAD : 0) | (read_once(f, count, t[1].d) ? BC_FUSE_Y_DEAD : 0) |
                (k + 1 < n && read_once(f, count, t[2].d) ? BC_FUSE_ACC_DEAD : 0);
     }
+    for (uint32_t k = 0; k < n; k++) decode_head(o, fused, p + 3 * k, n - k);
     return 3 * n;
 }
 
-bc_insn *bc_fuse(const bc_module *m)
+void bc_fuse(bc_module *m)
 {
     bc_insn *fused = NULL;
+    fuse_out o = { 0 };
     for (int f = 0; f < m->nfuncs; f++) {
         const bc_func *fn = &m->funcs[f];
         uint32_t *count = NULL;
@@ -112,7 +165,7 @@ bc_insn *bc_fuse(const bc_module *m)
             if (!lds_fma_triple(&m->code[p])) continue;
             if (!fused) {
                 fused = malloc(sizeof *fused * m->ncode);
-                if (!fused) return NULL;
+                if (!fused) { free(count); return; }
                 memcpy(fused, m->code, sizeof *fused * m->ncode);
             }
             if (!counted) {         /* without the counts every result is written */
@@ -120,10 +173,16 @@ bc_insn *bc_fuse(const bc_module *m)
                 count = malloc(sizeof *count * (fn->nslots ? fn->nslots : 1));
                 if (count && bc_flow_read_counts(m, fn, count) < 0) { free(count); count = NULL; }
             }
-            uint32_t len = mark_lds_fma(m, fn, count, fused, p);
+            uint32_t len = mark_lds_fma(m, fn, count, fused, p, &o);
             if (len) p += len - 1;
         }
         free(count);
     }
-    return fused;
+    if (o.oom) {                       /* no superinstructions rather than some undecoded */
+        free(fused); free(o.heads); free(o.steps);
+        return;
+    }
+    m->fused = fused;
+    m->fuse_heads = o.heads;
+    m->fuse_steps = o.steps;
 }
