@@ -17,19 +17,55 @@ typedef struct mods {
     int rnd, irnd;           /* BC_RN.. / BC_RNI.., -1 when absent */
     int vec;                 /* 1, 2, 4 */
     int space;               /* BC_SP_*, -1 when absent */
+    uint64_t *used;          /* bit i: modifier i was read (parse_mods or has); see unused_mod */
 } mods;
+
+static void mark_used(const mods *m, int i)
+{
+    if (i < 64) *m->used |= 1ull << i;
+}
 
 static int has(const mods *m, const char *s)
 {
     for (int i = 0; i < m->in->nmods; i++)
-        if (!strcmp(m->in->mods[i], s)) return 1;
+        if (!strcmp(m->in->mods[i], s)) { mark_used(m, i); return 1; }
     return 0;
 }
 
-static void parse_mods(const ast_insn *in, mods *m)
+/* Modifiers an instruction may carry that change nothing here: the memory
+ * model's orders and scopes (every access is sequentially consistent),
+ * cache and eviction hints, syntax every form of its instruction has, and
+ * the default forms the compiler takes without asking (mul.lo, shf.wrap,
+ * shf.r, vote.ballot, match.any, bar.red.or, membar.gl, ldmatrix.x1,
+ * brx.idx, wmma's .mma/.c/.d/.row, cp.async.mbarrier.arrive, griddepcontrol). */
+static int ignorable_mod(const char *s)
+{
+    static const char *const names[] = {
+        "sync", "aligned", "uni", "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "mmio", "cta", "gpu",
+        "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "L1", "L2", "to",
+        "lo", "wrap", "r", "ballot", "any", "or", "gl", "x1", "idx", "mma", "c", "d", "row", "arrive", "wait",
+        "launch_dependents",
+    };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (!strcmp(s, names[k])) return 1;
+    return !strncmp(s, "L1::", 4) || !strncmp(s, "L2::", 4) || !strncmp(s, "level::", 7);
+}
+
+/* The first modifier of in that no step of its compilation read and that is
+ * not ignorable_mod (it would be dropped silently), or NULL. */
+static const char *unused_mod(const ast_insn *in, uint64_t used)
+{
+    for (int i = 0; i < in->nmods && i < 64; i++)
+        if (!(used >> i & 1) && !ignorable_mod(in->mods[i])) return in->mods[i];
+    return NULL;
+}
+
+static void parse_mods(const ast_insn *in, mods *m, uint64_t *used)
 {
     memset(m, 0, sizeof *m);
     m->in = in;
+    m->used = used;
+    *used = 0;
     m->rnd = m->irnd = m->space = -1;
     m->vec = 1;
     static const char *const rn[] = { "rn", "rz", "rm", "rp" };
@@ -38,16 +74,23 @@ static void parse_mods(const ast_insn *in, mods *m)
     for (int i = 0; i < in->nmods; i++) {
         const char *s = in->mods[i];
         ast_type t = ast_type_from_name(s, strlen(s));
-        if (t != AST_T_NONE && m->nt < 4) { m->t[m->nt++] = t; continue; }
+        if (t != AST_T_NONE && m->nt < 4) { m->t[m->nt++] = t; mark_used(m, i); continue; }
+        int got = 1;
         for (int k = 0; k < 4; k++) {
             if (!strcmp(s, rn[k])) m->rnd = k;
-            if (!strcmp(s, ri[k])) m->irnd = k;
+            else if (!strcmp(s, ri[k])) m->irnd = k;
+            else continue;
+            goto next;
         }
-        for (int k = 1; k < 6; k++) if (!strcmp(s, sp[k])) m->space = k;
+        for (int k = 1; k < 6; k++) if (!strcmp(s, sp[k])) { m->space = k; goto next; }
         if (!strcmp(s, "shared::cta") || !strcmp(s, "shared::cluster")) m->space = BC_SP_SHARED;
-        if (!strcmp(s, "v2")) m->vec = 2;
-        if (!strcmp(s, "v4")) m->vec = 4;
-        if (!strcmp(s, "v8")) m->vec = 8;
+        else if (!strcmp(s, "v2")) m->vec = 2;
+        else if (!strcmp(s, "v4")) m->vec = 4;
+        else if (!strcmp(s, "v8")) m->vec = 8;
+        else got = 0;
+        if (!got) continue;
+    next:
+        mark_used(m, i);
     }
 }
 
@@ -643,11 +686,61 @@ static void setp(bc_cc *c, const ast_insn *in, const mods *m)
     cc_emit(c, i);
 }
 
+/* d = v where predicate p holds, else 0 */
+static uint32_t emit_selp0(bc_cc *c, uint32_t d, uint64_t v, uint32_t p)
+{
+    bc_insn s = blank(OP_SELP);
+    s.d = d; s.a = cc_const(c, v); s.b = cc_const(c, 0); s.c = p;
+    cc_emit(c, s);
+    return d;
+}
+
+/* set with a half-precision source or a 16-bit destination (cuda_fp16.h's
+ * h2exp and others use set.eq.f16x2.f16x2): each comparison as setp makes
+ * it (then combined with c), true giving 1.0 in an f16/bf16 destination
+ * (0x3c00, 0x3f80) and all ones of 16 or 32 bits in an integer one, false
+ * giving 0; an f16x2/bf16x2 source's two results packed in the halves of d
+ * (PTX ISA, half precision set). */
+static void set_half(bc_cc *c, const ast_insn *in, const mods *m, int bop)
+{
+    ast_type dt = m->t[0], st = m->t[1];
+    int x2 = st == AST_T_F16X2 || st == AST_T_BF16X2;
+    uint32_t p[2] = { cc_new_reg(c), cc_new_reg(c) };
+    if (x2) {
+        int cmp = cmp_code(m);
+        if (cmp < 0 || cmp >= 100) { cc_error(c, NULL, "'%s' needs a comparison operator", in->text); return; }
+        bc_insn i = blank(OP_SETP_F16X2);
+        i.m1 = (uint8_t)cmp;
+        i.m2 = (uint8_t)(st == AST_T_BF16X2 ? BC_K_BF16 : BC_K_F16);
+        if (has(m, "ftz")) i.flags |= BC_IF_FTZ;
+        i.a = src(c, in->opds[1], AST_T_B32);
+        i.b = src(c, in->opds[2], AST_T_B32);
+        i.d = p[0]; i.e = p[1];
+        i.flags |= BC_IF_HAS_E;
+        cc_emit(c, i);
+    } else if (!compare(c, m, st, p[0], in->opds[1], in->opds[2])) return;
+    for (int k = 0; k < 1 + x2 && bop >= 0; k++) {
+        bc_insn b = blank(OP_SETP_BOOL);
+        b.d = b.a = p[k]; b.c = src(c, in->opds[3], AST_T_PRED); b.m1 = (uint8_t)bop;
+        cc_emit(c, b);
+    }
+    uint64_t one = dt == AST_T_F16 || dt == AST_T_F16X2 ? 0x3c00 : dt == AST_T_BF16 || dt == AST_T_BF16X2 ? 0x3f80
+                 : tbits(dt) == 16 || x2 ? 0xffff : 0xffffffff;
+    uint32_t d = dst(c, in->opds[0]);
+    if (!x2) { emit_selp0(c, d, one, p[0]); return; }
+    bc_insn o = blank(OP_OR);
+    o.a = emit_selp0(c, cc_new_reg(c), one, p[0]);
+    o.b = emit_selp0(c, cc_new_reg(c), one << 16, p[1]);
+    o.d = d;
+    cc_emit(c, o);
+}
+
 static void set(bc_cc *c, const ast_insn *in, const mods *m)
 {
     if (m->nt < 2) { cc_error(c, NULL, "'%s' needs a destination and a source type", in->text); return; }
     int bop = bool_code(m);
     if (!nops(c, in, bop < 0 ? 3 : 4, bop < 0 ? 3 : 4)) return;
+    if (thalf(m->t[0]) || thalf(m->t[1]) || tbits(m->t[0]) == 16) { set_half(c, in, m, bop); return; }
     uint32_t tmp = cc_new_reg(c);
     if (!compare(c, m, m->t[1], tmp, in->opds[1], in->opds[2])) return;
     if (bop >= 0) {
@@ -1352,6 +1445,7 @@ static void matrix_insn(bc_cc *c, const ast_insn *in, const mods *m, const char 
         for (int k = 0; k < in->nmods; k++)
             if (!strcmp(in->mods[k], "row") || !strcmp(in->mods[k], "col")) {
                 int col = in->mods[k][0] == 'c';
+                mark_used(m, k);
                 if (first < 0) { first = k; d.a_col = col; } else d.b_row = !col;
             }
     } else {
@@ -1509,7 +1603,9 @@ arrive:
 void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
 {
     mods m;
-    parse_mods(in, &m);
+    uint64_t used;
+    int errors = c->nerrors;
+    parse_mods(in, &m, &used);
     const char *op = in->op;
     size_t before = c->code.n;
     (void)st;
@@ -1596,7 +1692,10 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     else if (!strcmp(op, "isspacep")) isspacep(c, in, &m);
     else if (!strcmp(op, "atom")) atom(c, in, &m, 0);
     else if (!strcmp(op, "red")) atom(c, in, &m, 1);
-    else if (!strcmp(op, "membar") || !strcmp(op, "fence")) simple(c, in, OP_FENCE, 0);
+    else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
+        simple(c, in, OP_FENCE, 0);
+        for (int k = 0; k < in->nmods; k++) mark_used(&m, k);   /* every fence orders everything here */
+    }
     else if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { if (nops(c, in, 1, 1)) cc_emit(c, blank(OP_PREFETCH)); }
     else if (!strcmp(op, "bra")) bra(c, in);
     else if (!strcmp(op, "brx")) brx(c, in);
@@ -1623,6 +1722,9 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     else if (!strcmp(op, "griddepcontrol")) { if (nops(c, in, 0, 0)) cc_emit(c, blank(OP_NOP)); }
     else if (!strcmp(op, "setmaxnreg")) { if (nops(c, in, 1, 1)) cc_emit(c, blank(OP_NOP)); }
     else cc_error(c, NULL, "unsupported instruction '%s'", in->text);
+    /* a modifier nothing read would be a silent misbehaviour: an error, as an unsupported instruction */
+    const char *odd = c->nerrors == errors ? unused_mod(in, used) : NULL;
+    if (odd) cc_error(c, NULL, "unsupported modifier '.%s' in '%s'", odd, in->text);
     /* the guard applies to every instruction this statement produced; a
      * guarded sequence (e.g. sreg read + mov) is guarded as a whole, which is
      * harmless since the helper instructions only write scratch registers */

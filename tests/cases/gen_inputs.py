@@ -177,3 +177,33 @@ def tile_fma_inputs():
 
 
 tile_fma_inputs()
+
+
+# ---- half_math: n half2 (a) and n bfloat162 (c), each half a special value (3 in 10) or a random
+# value of a few ranges (small, around zero, large).
+def half_math_inputs():
+    rnd = random.Random(1129)
+    hsp = [0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x3800,
+           0x4248, 0xc248, 0x5640, 0x2e66]
+    bsp = [0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x3f80, 0xbf80, 0x7f7f, 0x7f80, 0xff80, 0x7fc0, 0x3f00,
+           0x4049, 0xc049, 0x42c8, 0x3dcc]
+    n = 1024
+
+    def h():
+        if rnd.random() < 0.3:
+            return rnd.choice(hsp)
+        v = rnd.choice([rnd.uniform(-8, 8), rnd.uniform(-0.1, 0.1), rnd.uniform(0, 60000)])
+        return struct.unpack('<H', struct.pack('<e', v))[0]
+
+    def b():
+        if rnd.random() < 0.3:
+            return rnd.choice(bsp)
+        v = rnd.choice([rnd.uniform(-8, 8), rnd.uniform(-1e-3, 1e-3), rnd.uniform(0, 1e30)])
+        return struct.unpack('<I', struct.pack('<f', v))[0] >> 16
+
+    d = os.path.join(HERE, 'half_math')
+    w(os.path.join(d, 'a.bin'), b''.join(struct.pack('<HH', h(), h()) for _ in range(n)))
+    w(os.path.join(d, 'c.bin'), b''.join(struct.pack('<HH', b(), b()) for _ in range(n)))
+
+
+half_math_inputs()
