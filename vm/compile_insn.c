@@ -814,11 +814,35 @@ static void copysign_insn(bc_cc *c, const ast_insn *in, const mods *m)
     emit3(c, t == AST_T_F64 ? OP_COPYSIGN_F64 : OP_COPYSIGN_F32, in, t, 3);
 }
 
+/* cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b; the same .f16x2 d, a;
+ * cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a (OP_CVT_F8X2). */
+static void cvt_fp8(bc_cc *c, const ast_insn *in, const mods *m)
+{
+    ast_type dt = m->t[0], st = m->t[1];
+    int to8 = dt == AST_T_E4M3X2 || dt == AST_T_E5M2X2;
+    ast_type f8 = to8 ? dt : st;
+    int form = !to8 ? 2 : st == AST_T_F32 ? 0 : st == AST_T_F16X2 ? 1 : -1;
+    if (form < 0 || (to8 && !has(m, "satfinite")) || m->rnd != BC_RN || !nops(c, in, form ? 2 : 3, form ? 2 : 3) ||
+        (!to8 && dt != AST_T_F16X2)) {
+        cc_error(c, NULL, "unsupported instruction '%s'", in->text);
+        return;
+    }
+    bc_insn i = blank(OP_CVT_F8X2);
+    i.m1 = (uint8_t)form;
+    i.m2 = f8 == AST_T_E5M2X2;
+    if (has(m, "relu")) i.flags |= BC_IF_RELU;
+    i.d = dst(c, in->opds[0]);
+    i.a = src(c, in->opds[1], form == 0 ? AST_T_F32 : AST_T_B32);
+    if (form == 0) i.b = src(c, in->opds[2], AST_T_F32);
+    cc_emit(c, i);
+}
+
 static void cvt(bc_cc *c, const ast_insn *in, const mods *m)
 {
     if (m->nt < 2) { cc_error(c, NULL, "'%s' needs a destination and a source type", in->text); return; }
     ast_type dt = m->t[0], st = m->t[1];
     if (!nops(c, in, 2, 3)) return;
+    if (dt == AST_T_E4M3X2 || dt == AST_T_E5M2X2 || st == AST_T_E4M3X2 || st == AST_T_E5M2X2) { cvt_fp8(c, in, m); return; }
     if (in->nopds == 3) {
         if (dt != AST_T_F16X2 && dt != AST_T_BF16X2) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
         bc_insn i = blank(OP_CVT_PACK_F16X2);

@@ -2595,6 +2595,14 @@ next_group:
             LANES_D(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
         vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
+        vmcase(CVT_F8X2) {
+            int k = I->m2, relu = (I->flags & BC_IF_RELU) != 0;
+            if (I->m1 == 0) LANES_D((uint64_t)fp8_from_f32(A32, k, relu) << 8 | fp8_from_f32(B32, k, relu));
+            else if (I->m1 == 1)
+                LANES_D((uint64_t)fp8_from_f32((uint32_t)fp_cvt_f2f(A >> 16 & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu) << 8 |
+                        fp8_from_f32((uint32_t)fp_cvt_f2f(A & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu));
+            else LANES_D((uint64_t)fp8_to_f16((uint8_t)(A >> 8), k, relu) << 16 | fp8_to_f16((uint8_t)A, k, relu));
+        } vmnext
         /* ---- memory ---- */
         vmcase(LDS_FMA) {          /* I is bc_module.fused's: I->b triples from here (vm/fuse.c) */
 #if defined(__AVX2__)

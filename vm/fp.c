@@ -607,6 +607,39 @@ static u128 round_to_int(int sign, uint64_t m, int e, fp_rint r, int *big)
     return kept + inc;
 }
 
+/* ================= FP8 ================= */
+uint8_t fp8_from_f32(uint32_t a, int e5m2, int relu)
+{
+    const int mb = e5m2 ? 2 : 3, emin = e5m2 ? -14 : -6;        /* fraction bits, least normal exponent */
+    const uint8_t maxcode = e5m2 ? 0x7b : 0x7e;                   /* 57344, 448 */
+    if ((a & 0x7fffffffu) > 0x7f800000u) return 0x7f;
+    uint8_t s = (uint8_t)(a >> 31 << 7);
+    if (relu && s) return 0;
+    if ((a & 0x7fffffffu) == 0x7f800000u) return s | maxcode;
+    double v = fabs((double)b2f(a)), top = e5m2 ? 57344.0 : 448.0;
+    int e;
+    frexp(v, &e);                                  /* v = f * 2^e, f in [0.5, 1): the leading bit is 2^(e-1) */
+    int le = e - 1 < emin ? emin : e - 1;
+    double q = ldexp(1.0, le - mb);               /* the spacing of FP8 values at v */
+    double r = rint(v / q) * q;                    /* to nearest, ties to even (the default rounding) */
+    if (r > top) r = top;                          /* .satfinite */
+    if (r == 0) return s;
+    frexp(r, &e);
+    if (e - 1 < emin) return s | (uint8_t)(r / ldexp(1.0, emin - mb));   /* subnormal */
+    return s | (uint8_t)((e - 1 + (e5m2 ? 15 : 7)) << mb) | (uint8_t)((int)(r / ldexp(1.0, e - 1 - mb)) - (1 << mb));
+}
+
+uint16_t fp8_to_f16(uint8_t x, int e5m2, int relu)
+{
+    if (e5m2 ? (x & 0x7f) > 0x7c : (x & 0x7f) == 0x7f) return FP16_CANON_NAN;
+    if (relu && (x & 0x80)) return 0;
+    if (e5m2) return (uint16_t)(x << 8);           /* E5M2 is f16 without its low 8 bits */
+    int e = (x >> 3) & 15, m = x & 7;
+    double v = e ? ldexp(8 + m, e - 10) : ldexp(m, -9);
+    uint32_t f = f2b((float)v) | (uint32_t)(x >> 7) << 31;
+    return (uint16_t)fp_cvt_f2f(f, FP_F32, FP_F16, FP_RN, 0);   /* exact */
+}
+
 uint64_t fp_cvt_frint(uint64_t bits, fp_type t, fp_rint r, int flags)
 {
     fmt_t f = FMT[t];

@@ -147,6 +147,14 @@ uint32_t bf16x2_ex2_approx(uint32_t a);
  * f64->f32 keeps sign, quiet bit and top payload; f64->f16/bf16 sign|quiet;
  * f32/f16/bf16 -> f16/bf16 the canonical 0x7fff. */
 uint64_t fp_cvt_f2f(uint64_t bits, fp_type src, fp_type dst, fp_rnd r, int flags);
+/* FP8 (cvt with .e4m3x2 / .e5m2x2, cuda_fp8.h), one value; e5m2 selects E5M2
+ * (5 exponent bits, IEEE-like, with infinities), else E4M3 (4 exponent bits,
+ * no infinity, 0x7f/0xff NaN, largest 448).  As measured on an H200
+ * (tests/vm/fp8): from f32 .rn.satfinite, so an infinity or a value beyond
+ * the largest finite one gives that one of its sign, any NaN 0x7f; .relu
+ * makes negatives (-0 too) +0.  To f16 exact; any NaN 0x7fff; .relu as above. */
+uint8_t fp8_from_f32(uint32_t a, int e5m2, int relu);
+uint16_t fp8_to_f16(uint8_t x, int e5m2, int relu);
 /* same-type round to integral value: cvt.{rni,rzi,rmi,rpi}{.ftz}{.sat}.T.T */
 uint64_t fp_cvt_frint(uint64_t bits, fp_type t, fp_rint r, int flags);
 /* float -> integer: cvt.irnd{.ftz}.{s,u}{8,16,32,64}.T

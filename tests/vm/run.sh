@@ -10,7 +10,8 @@
 #                  instruction with another whole-warp fast path (f16/bf16, cvt.rXi, div/rem .32,
 #                  sqrt.approx, bfind, .ftz.f32 lane by lane, red.add.f32), in whole warps and
 #                  guarded; tests/vm/vecmem: .v2/.v4 loads and stores side by side, strided,
-#                  guarded, through shared memory; all against an H200, with and without AVX2
+#                  guarded, through shared memory; tests/vm/fp8: the FP8 conversions (every f16 value,
+#                  every FP8 byte); all against an H200, with and without AVX2
 # Each suite prints its own lines and "N passed, N failed"; the last line of this
 # script is ONE "N passed, N failed" summing them (tests/run.sh reads only that one).
 set -u
@@ -60,7 +61,7 @@ suite "opcode coverage" bash tests/vm/coverage.sh
 suite "ffi" bash tests/vm/ffi.sh
 suite "resident" bash tests/vm/resident.sh
 suite "switch dispatch" build_switch
-suite "fast paths vs H200 (AVX2)" build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem
-suite "fast paths vs H200 (base copy)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem
+suite "fast paths vs H200 (AVX2)" build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem tests/vm/fp8
+suite "fast paths vs H200 (base copy)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem tests/vm/fp8
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
