@@ -1434,15 +1434,24 @@ static void matrix_insn(bc_cc *c, const ast_insn *in, const mods *m, const char 
     memset(&d, 0, sizeof d);
     int wmma = !strcmp(op, "wmma");
     d.shape = has(m, "m16n8k16") ? MMA_M16N8K16 : has(m, "m16n8k8") ? MMA_M16N8K8 : has(m, "m8n8k4") ? MMA_M8N8K4
-            : has(m, "m16n8k32") ? MMA_M16N8K32 : has(m, "m16n16k16") ? MMA_M16N16K16 : -1;
-    if (d.shape < 0 || (wmma != (d.shape == MMA_M16N16K16))) { cc_error(c, NULL, "unsupported instruction '%s' (shape)", in->text); return; }
+            : has(m, "m16n8k32") ? MMA_M16N8K32 : has(m, "m16n16k16") ? MMA_M16N16K16 : has(m, "m16n16k8") ? MMA_M16N16K8 : -1;
+    int wshape = d.shape == MMA_M16N16K16 || d.shape == MMA_M16N16K8 || d.shape == MMA_M8N8K4;
+    if (d.shape < 0 || (wmma ? !wshape : d.shape >= MMA_M16N16K16)) { cc_error(c, NULL, "unsupported instruction '%s' (shape)", in->text); return; }
     if (wmma && (has(m, "load") || has(m, "store"))) {
         int ld = has(m, "load");
         int frag = has(m, "a") ? MMA_FRAG_A : has(m, "b") ? MMA_FRAG_B : MMA_FRAG_C;
         int t = m->nt ? mma_t(m->t[m->nt - 1]) : -1;
-        if ((frag != MMA_FRAG_C && t != MMA_T_F16) || (frag == MMA_FRAG_C && t != MMA_T_F32 && t != MMA_T_F16) ||
-            !nops(c, in, 2, 3)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
-        int nregs = frag != MMA_FRAG_C ? 8 : t == MMA_T_F32 ? 8 : 4;
+        /* a/b: f16, bf16, s8, u8 (m16n16k16), tf32 (m16n16k8), f64 (m8n8k4); c/d: f16, f32, s32,
+         * f32, f64 respectively */
+        int ok = d.shape == MMA_M16N16K8 ? t == (frag == MMA_FRAG_C ? MMA_T_F32 : MMA_T_TF32)
+               : d.shape == MMA_M8N8K4 ? t == MMA_T_F64
+               : frag == MMA_FRAG_C ? t == MMA_T_F32 || t == MMA_T_F16 || t == MMA_T_S32
+               : t == MMA_T_F16 || t == MMA_T_BF16 || t == MMA_T_S8 || t == MMA_T_U8;
+        if (!ok || !nops(c, in, 2, 3)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        mma_desc q = { .shape = d.shape, .at = t, .bt = t, .ct = t, .dt = t };
+        int qd, qa, qb, qc;
+        mma_regs(&q, &qd, &qa, &qb, &qc);
+        int nregs = frag == MMA_FRAG_A ? qa : frag == MMA_FRAG_B ? qb : qc;
         bc_insn i = blank(ld ? OP_WMMA_LOAD : OP_WMMA_STORE);
         int space;
         int64_t imm;
@@ -1458,13 +1467,17 @@ static void matrix_insn(bc_cc *c, const ast_insn *in, const mods *m, const char 
             cnt[1] = 1; cnt[2] = 1; cnt[3] = (uint32_t)nregs;
         }
         i.m1 = (uint8_t)frag; i.m2 = (uint8_t)(t | has(m, "col") << 4); i.m3 = (uint8_t)space; i.imm = imm;
+        i.n = (uint8_t)d.shape;
         mma_emit(c, i, cnt, sl);
         return;
     }
     /* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype; wmma.mma: .alayout.blayout.shape.dtype.ctype */
     if (wmma) {
-        if (m->nt != 2) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
-        d.dt = mma_t(m->t[0]); d.ct = mma_t(m->t[1]); d.at = d.bt = MMA_T_F16;
+        /* .dtype.ctype (f16 operands), or .dtype.atype.btype.ctype */
+        if (m->nt != 2 && m->nt != 4) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+        d.dt = mma_t(m->t[0]); d.ct = mma_t(m->t[m->nt - 1]);
+        d.at = m->nt == 4 ? mma_t(m->t[1]) : MMA_T_F16;
+        d.bt = m->nt == 4 ? mma_t(m->t[2]) : MMA_T_F16;
         int first = -1;
         for (int k = 0; k < in->nmods; k++)
             if (!strcmp(in->mods[k], "row") || !strcmp(in->mods[k], "col")) {
@@ -1480,16 +1493,18 @@ static void matrix_insn(bc_cc *c, const ast_insn *in, const mods *m, const char 
     int ok = d.dt >= 0 && d.at >= 0 && d.bt >= 0 && d.ct >= 0;
     if (ok) {
         int fa = d.at <= MMA_T_TF32, ia = d.at == MMA_T_S8 || d.at == MMA_T_U8;
+        int ints = ia && (d.bt == MMA_T_S8 || d.bt == MMA_T_U8) && d.ct == MMA_T_S32 && d.dt == MMA_T_S32;
         switch (d.shape) {
         case MMA_M16N8K16: case MMA_M16N16K16:
-            ok = (d.at == MMA_T_F16 || d.at == MMA_T_BF16) && d.bt == d.at &&
-                 ((d.ct == MMA_T_F32 && d.dt == MMA_T_F32) || (d.at == MMA_T_F16 && (d.ct == MMA_T_F16 || d.ct == MMA_T_F32) && (d.dt == MMA_T_F16 || d.dt == MMA_T_F32)));
+            ok = ((d.at == MMA_T_F16 || d.at == MMA_T_BF16) && d.bt == d.at &&
+                  ((d.ct == MMA_T_F32 && d.dt == MMA_T_F32) || (d.at == MMA_T_F16 && (d.ct == MMA_T_F16 || d.ct == MMA_T_F32) && (d.dt == MMA_T_F16 || d.dt == MMA_T_F32)))) ||
+                 (d.shape == MMA_M16N16K16 && ints);
             break;
-        case MMA_M16N8K8:
+        case MMA_M16N8K8: case MMA_M16N16K8:
             ok = fa && d.bt == d.at && ((d.ct == MMA_T_F32 && d.dt == MMA_T_F32) || (d.at == MMA_T_F16 && (d.ct == MMA_T_F16 || d.ct == MMA_T_F32) && (d.dt == MMA_T_F16 || d.dt == MMA_T_F32)));
             break;
         case MMA_M8N8K4: ok = d.at == MMA_T_F64 && d.bt == MMA_T_F64 && d.ct == MMA_T_F64 && d.dt == MMA_T_F64; break;
-        default: ok = ia && (d.bt == MMA_T_S8 || d.bt == MMA_T_U8) && d.ct == MMA_T_S32 && d.dt == MMA_T_S32; break;
+        default: ok = ints; break;
         }
     }
     if (!ok) { cc_error(c, NULL, "unsupported instruction '%s' (types)", in->text); return; }

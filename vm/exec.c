@@ -2916,7 +2916,7 @@ next_group:
             LANES({
                 if (mat && l >= 8 * I->m1) continue;
                 uint64_t a = RD(aslot) + (uint64_t)I->imm;
-                uint64_t n = mat ? 16 : mma_wmma_extent(I->m1, I->m2 & 15, I->m2 >> 4, RD(lslot) & 0xffffffffu);
+                uint64_t n = mat ? 16 : mma_wmma_extent(I->n, I->m1, I->m2 & 15, I->m2 >> 4, RD(lslot) & 0xffffffffu);
                 uint8_t *p = xl(L, cta, w, l, I->m3, a, n, wr);
                 if (!p || (a & 15)) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, I->m3, a, n, wr, p != NULL); goto out; }
                 if (H && H->access) hook_access(L, cta, w, l, pc, I->m3, a, (uint32_t)n, wr ? VM_ACC_WRITE : VM_ACC_READ);

@@ -15,11 +15,14 @@
  *   a NaN).  Inf/NaN operands: NaN 0x7fffffff, inf - inf NaN, inf * 0 NaN.
  *   Fitted bit-exact on an H200: tests/vm/cases/mma_sync, mma_f32acc (sparse,
  *   cancelling, boundary-gap, subnormal, signed-zero, huge operands), wmma_f16.
+ *   wmma m16n16k8 (tf32) alone takes k in two steps of 4, each rounded as above.
  *   f64 (m8n8k4): a chain of IEEE fmas along k.  Integers: exact, wrapping in 32
  *   bits (.satfinite clamps).
  *
  * wmma fragments use the emulator's own layout (fragments are opaque in PTX):
- * element e of a 16x16 matrix (row-major index) is element e % 8 of lane e / 8.
+ * element e of an A or B fragment in the order of its memory layout (row-major
+ * for row, column-major for col), or of a C/D fragment in row-major order, is
+ * element e % per of lane e / per (per: the matrix's elements / 32).
  */
 #include <math.h>
 #include <string.h>
@@ -69,17 +72,24 @@ static void put_el(uint64_t *regs, int i, int bits, uint64_t v)
     regs[i / per] = (regs[i / per] & ~m) | ((v << sh) & m);
 }
 
+/* The shape's rows (M), columns (N) and depth (K). */
+static void dims(int shape, int *M, int *N, int *K)
+{
+    switch (shape) {
+    case MMA_M16N8K16: *M = 16; *N = 8; *K = 16; return;
+    case MMA_M16N8K8: *M = 16; *N = 8; *K = 8; return;
+    case MMA_M8N8K4: *M = 8; *N = 8; *K = 4; return;
+    case MMA_M16N8K32: *M = 16; *N = 8; *K = 32; return;
+    case MMA_M16N16K8: *M = 16; *N = 16; *K = 8; return;
+    default: *M = 16; *N = 16; *K = 16; return;
+    }
+}
+
 int mma_regs(const mma_desc *m, int *nd, int *na, int *nb, int *nc)
 {
     int dcb = tbits(m->dt), ccb = tbits(m->ct);
     int M, N, K;
-    switch (m->shape) {
-    case MMA_M16N8K16: M = 16; N = 8; K = 16; break;
-    case MMA_M16N8K8: M = 16; N = 8; K = 8; break;
-    case MMA_M8N8K4: M = 8; N = 8; K = 4; break;
-    case MMA_M16N8K32: M = 16; N = 8; K = 32; break;
-    default: M = 16; N = 16; K = 16; break;
-    }
+    dims(m->shape, &M, &N, &K);
     int ab = tbits(m->at), bb = tbits(m->bt);
     *na = M * K * ab / 32 / 32;
     *nb = K * N * bb / 32 / 32;
@@ -88,7 +98,7 @@ int mma_regs(const mma_desc *m, int *nd, int *na, int *nb, int *nc)
     if (ab == 64) { *na = M * K / 32; *nb = K * N / 32; }
     if (ccb == 64) *nc = M * N / 32;
     if (dcb == 64) *nd = M * N / 32;
-    if (m->shape == MMA_M16N16K16) { *na = 8; *nb = 8; }   /* wmma: f16 a/b fragments are 8 registers */
+    if (m->shape == MMA_M16N16K16 && m->at == MMA_T_F16) { *na = 8; *nb = 8; }   /* wmma: f16 a/b fragments are 8 registers */
     return 1;
 }
 
@@ -117,10 +127,12 @@ static void frag_a(const mma_desc *m, int r, int k, int *lane, int *idx)
         *lane = (r % 8) * 4 + (k % 16) / 4;
         *idx = (k % 4) + (r >= 8 ? 4 : 0) + (k >= 16 ? 8 : 0);
         return;
-    default: {
-        int e = r * 16 + k;
-        *lane = e / 8;
-        *idx = e % 8;
+    default: {              /* wmma: row-major */
+        int M, N, K;
+        dims(m->shape, &M, &N, &K);
+        int e = r * K + k, per = M * K / 32;
+        *lane = e / per;
+        *idx = e % per;
         return;
     }
     }
@@ -145,10 +157,12 @@ static void frag_b(const mma_desc *m, int k, int c, int *lane, int *idx)
         *lane = c * 4 + (k % 16) / 4;
         *idx = (k % 4) + (k >= 16 ? 4 : 0);
         return;
-    default: {
-        int e = k * 16 + c;
-        *lane = e / 8;
-        *idx = e % 8;
+    default: {              /* wmma: row-major */
+        int M, N, K;
+        dims(m->shape, &M, &N, &K);
+        int e = k * N + c, per = K * N / 32;
+        *lane = e / per;
+        *idx = e % per;
         return;
     }
     }
@@ -161,7 +175,7 @@ static void frag_c(const mma_desc *m, int r, int c, int *lane, int *idx)
         *lane = r * 4 + c / 2;
         *idx = c % 2;
         return;
-    case MMA_M16N16K16: {
+    case MMA_M16N16K16: case MMA_M16N16K8: {   /* wmma: row-major */
         int e = r * 16 + c;
         *lane = e / 8;
         *idx = e % 8;
@@ -262,8 +276,9 @@ static uint32_t block_sum(uint32_t acc, const term *p, int n, int f16out)
     return f32_of(sum, MD.rz);
 }
 
-/* d = c + sum_k a[k] b[k] with an f32 accumulator (f32 bits back; f16 bits with f16out). */
-static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K, int at, int bt, int f16out)
+/* d = c + sum_k a[k] b[k] with an f32 accumulator (f32 bits back; f16 bits with f16out),
+ * the products taken blk at a time. */
+static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K, int at, int bt, int f16out, int blk)
 {
     term p[32];
     int nan = 0, pinf = 0, ninf = 0;
@@ -286,7 +301,6 @@ static uint32_t dot_f32(uint32_t c, const uint64_t *a, const uint64_t *b, int K,
     else if (ninf) r = 0xff800000u;
     if (r) return f16out ? (uint32_t)fp_cvt_f2f(r, FP_F32, FP_F16, FP_RN, 0) : r;
     uint32_t acc = c;
-    int blk = K < MD.block ? K : MD.block;
     for (int k0 = 0; k0 < K; k0 += blk) {
         int n = K - k0 < blk ? K - k0 : blk;
         acc = block_sum(acc, p + k0, n, f16out && k0 + n == K);
@@ -309,10 +323,12 @@ static uint64_t fma64(uint64_t a, uint64_t b, uint64_t c)
 
 void mma_compute(const mma_desc *m, uint64_t a[32][8], uint64_t b[32][8], uint64_t c[32][8], uint64_t d[32][8])
 {
-    int M = m->shape == MMA_M8N8K4 ? 8 : 16, N = m->shape == MMA_M16N16K16 ? 16 : 8;
-    int K = m->shape == MMA_M16N8K16 || m->shape == MMA_M16N16K16 ? 16 : m->shape == MMA_M16N8K8 ? 8
-          : m->shape == MMA_M8N8K4 ? 4 : 32;
+    int M, N, K;
+    dims(m->shape, &M, &N, &K);
     int ab = tbits(m->at), bb = tbits(m->bt), cb = tbits(m->ct), db = tbits(m->dt);
+    /* wmma m16n16k8 (tf32) sums its products four at a time, each step rounded (measured:
+     * tests/vm/cases/wmma_types), where mma.sync m16n8k8 sums all eight at once */
+    int blk = m->shape == MMA_M16N16K8 ? 4 : K < MD.block ? K : MD.block;
     uint64_t A[16][32], B[32][16];
     for (int r = 0; r < M; r++)
         for (int k = 0; k < K; k++) {
@@ -353,7 +369,7 @@ void mma_compute(const mma_desc *m, uint64_t a[32][8], uint64_t b[32][8], uint64
             }
             default:
                 if (m->ct == MMA_T_F16) cv = fp_cvt_f2f(cv, FP_F16, FP_F32, FP_RN, 0);
-                res = dot_f32((uint32_t)cv, A[r], bcol, K, m->at, m->bt, m->dt == MMA_T_F16);
+                res = dot_f32((uint32_t)cv, A[r], bcol, K, m->at, m->bt, m->dt == MMA_T_F16, blk);
                 break;
             }
             frag_c(m, r, cc, &l, &i);
@@ -364,11 +380,39 @@ void mma_compute(const mma_desc *m, uint64_t a[32][8], uint64_t b[32][8], uint64
 #ifndef MMA_STANDALONE
 /* ---- the collective ------------------------------------------------------------- */
 
-uint64_t mma_wmma_extent(int frag, int type, int col, uint64_t ldm)
+/* The rows and columns of a wmma fragment's matrix (A: M x K, B: K x N, C/D: M x N). */
+static void frag_dims(int shape, int frag, int *rows, int *cols)
 {
-    (void)frag; (void)col;
-    uint64_t es = type == MMA_T_F32 ? 4 : 2;
-    return (15 * ldm + 16) * es;
+    int M, N, K;
+    dims(shape, &M, &N, &K);
+    *rows = frag == MMA_FRAG_B ? K : M;
+    *cols = frag == MMA_FRAG_A ? K : N;
+}
+
+uint64_t mma_wmma_extent(int shape, int frag, int type, int col, uint64_t ldm)
+{
+    int rows, cols;
+    frag_dims(shape, frag, &rows, &cols);
+    uint64_t es = (uint64_t)tbits(type) / 8;
+    return col ? ((uint64_t)(cols - 1) * ldm + (uint64_t)rows) * es : ((uint64_t)(rows - 1) * ldm + (uint64_t)cols) * es;
+}
+
+/* Element e of a wmma fragment (registers regs[slot] of lane e / per, bits each). */
+static uint64_t wfrag_get(const uint64_t *R, const uint32_t *regs, int e, int per, int bits)
+{
+    int lane = e / per, i = e % per, k = bits == 64 ? i : i * bits / 32;
+    uint64_t v = R[regs[k] + (uint32_t)lane];
+    return bits == 64 ? v : (v >> (i * bits % 32)) & ((1ull << bits) - 1);
+}
+
+static void wfrag_put(uint64_t *R, const uint32_t *regs, int e, int per, int bits, uint64_t v)
+{
+    int lane = e / per, i = e % per, k = bits == 64 ? i : i * bits / 32;
+    uint64_t *r = &R[regs[k] + (uint32_t)lane];
+    if (bits == 64) { *r = v; return; }
+    int sh = i * bits % 32;
+    uint64_t msk = ((1ull << bits) - 1) << sh;
+    *r = (*r & ~msk) | (v << sh & msk);
 }
 
 static uint8_t *row_ptr(vm_launch *L, vm_warp *w, const bc_insn *I, int lane, uint32_t aslot, uint64_t n, int write)
@@ -444,17 +488,25 @@ void mma_collective(vm_launch *L, vm_warp *w, uint32_t P)
             for (uint32_t k = 0; k < nc && k < 8; k++) c[t][k] = R[cs[k] + (uint32_t)t];
         }
         if (I->op == OP_WMMA_MMA) {
-            /* fragments hold memory order: a col-major A and a col-major B are transposed */
-            if (d.a_col || !d.b_row) {
-                uint64_t ta[32][8], tb[32][8];
-                memcpy(ta, a, sizeof ta); memcpy(tb, b, sizeof tb);
-                for (int r = 0; r < 16; r++)
-                    for (int k = 0; k < 16; k++) {
-                        int e = r * 16 + k, f = k * 16 + r;
-                        if (d.a_col) put_el(a[e / 8], e % 8, 16, get_el(ta[f / 8], f % 8, 16));
-                        if (!d.b_row) put_el(b[e / 8], e % 8, 16, get_el(tb[f / 8], f % 8, 16));
-                    }
-            }
+            /* fragments hold A and B in their memory order (wmma.load): each element goes
+             * where mma_compute reads it (frag_a, frag_b) */
+            int M, N, K, ab = tbits(d.at), bb = tbits(d.bt), l, i;
+            dims(d.shape, &M, &N, &K);
+            static __thread uint64_t ta[32][8], tb[32][8];
+            memcpy(ta, a, sizeof ta); memcpy(tb, b, sizeof tb);
+            memset(a, 0, sizeof ta); memset(b, 0, sizeof tb);
+            for (int r = 0; r < M; r++)
+                for (int k = 0; k < K; k++) {
+                    int f = d.a_col ? k * M + r : r * K + k, pa = M * K / 32;
+                    frag_a(&d, r, k, &l, &i);
+                    put_el(a[l], i, ab, get_el(ta[f / pa], f % pa, ab));
+                }
+            for (int k = 0; k < K; k++)
+                for (int cc = 0; cc < N; cc++) {
+                    int f = d.b_row ? k * N + cc : cc * K + k, pb = K * N / 32;
+                    frag_b(&d, k, cc, &l, &i);
+                    put_el(b[l], i, bb, get_el(tb[f / pb], f % pb, bb));
+                }
         }
         mma_compute(&d, a, b, c, o);
         for (uint32_t mm = P; mm; mm &= mm - 1) {
@@ -464,35 +516,36 @@ void mma_collective(vm_launch *L, vm_warp *w, uint32_t P)
         break;
     }
     case OP_WMMA_LOAD: case OP_WMMA_STORE: {
-        /* the fragment holds the matrix in its memory order (row-major for a row layout,
-         * column-major for col): element e of lane e / 8 is the e-th in that order */
-        int type = I->m2 & 15, col = I->m2 >> 4, ld = I->op == OP_WMMA_LOAD;
-        int es = type == MMA_T_F32 ? 4 : 2, ebits = 8 * es;
+        /* the fragment holds A or B in its memory order (row-major for a row layout,
+         * column-major for col), C/D row-major: element e of lane e / per is the e-th in
+         * that order (per: the matrix's elements / 32) */
+        int type = I->m2 & 15, col = I->m2 >> 4, ld = I->op == OP_WMMA_LOAD, frag = I->m1;
+        int bits = tbits(type), es = bits / 8, rows, cols;
+        frag_dims(I->n, frag, &rows, &cols);
+        int per = rows * cols / 32;
         int first = __builtin_ctz(P);
         uint64_t ldm = R[bs[0] + (uint32_t)first] & 0xffffffffu;
-        uint8_t *p = row_ptr(L, w, I, first, as[0], mma_wmma_extent(I->m1, type, col, ldm), !ld);
+        uint8_t *p = row_ptr(L, w, I, first, as[0], mma_wmma_extent(I->n, frag, type, col, ldm), !ld);
         if (!p) break;
         const uint32_t *regs = ld ? ds : ol + 4 + na + nb;
         uint32_t nr = ld ? nd : ol[3];
-        int ccol = I->m1 == MMA_FRAG_C ? col : 0;   /* a/b keep their own order; c/d are row-major inside */
-        for (int r = 0; r < 16; r++)
-            for (int c = 0; c < 16; c++) {
-                int e = r * 16 + c, lane = e / 8, i = e % 8;
-                uint64_t off = (uint64_t)(ccol ? c * ldm + r : r * ldm + c) * (uint64_t)es;
-                if (!((P >> lane) & 1)) continue;
-                uint64_t *rv = &R[regs[(uint32_t)(i * ebits / 32)] + (uint32_t)lane];
-                int sh = (i * ebits) % 32;
+        /* a/b: line x of the memory layout, position y in it; c/d: row x, column y */
+        int lines = frag == MMA_FRAG_C || !col ? rows : cols, len = rows * cols / lines;
+        for (int x = 0; x < lines; x++)
+            for (int y = 0; y < len; y++) {
+                int e = x * len + y;
+                if (!((P >> (e / per)) & 1)) continue;
+                uint64_t off = (uint64_t)(frag == MMA_FRAG_C && col ? y * ldm + x : x * ldm + y) * (uint64_t)es;
                 if (ld) {
                     uint64_t v = 0;
                     memcpy(&v, p + off, (size_t)es);
-                    uint64_t msk = (ebits == 32 ? 0xffffffffull : 0xffffull) << sh;
-                    *rv = (*rv & ~msk) | (v << sh);
+                    wfrag_put(R, regs, e, per, bits, v);
                 } else {
-                    uint64_t v = (*rv >> sh) & (ebits == 32 ? 0xffffffffull : 0xffffull);
+                    uint64_t v = wfrag_get(R, regs, e, per, bits);
                     memcpy(p + off, &v, (size_t)es);
                 }
             }
-        if (ld && I->m1 != MMA_FRAG_C)   /* a/b: registers 4..7 repeat 0..3 */
+        if (ld && frag != MMA_FRAG_C && type == MMA_T_F16)   /* f16 a/b: registers 4..7 repeat 0..3 */
             for (uint32_t mm = P; mm; mm &= mm - 1) {
                 int t = __builtin_ctz(mm);
                 for (int k = 4; k < 8 && (uint32_t)k < nr; k++) R[regs[k] + (uint32_t)t] = R[regs[k - 4] + (uint32_t)t];
