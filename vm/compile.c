@@ -528,6 +528,10 @@ static const char *const sreg_names[] = {
 int cc_sreg(const char *s, int *comp)
 {
     static const char rs[] = "%reserved_smem_offset_";
+    if (!strncmp(s, "%globaltimer_", 13) && (!strcmp(s + 13, "lo") || !strcmp(s + 13, "hi"))) {
+        *comp = s[13] == 'l' ? 1 : 2;  /* the 32-bit halves of %globaltimer */
+        return BC_SR_GLOBALTIMER;
+    }
     if (!strncmp(s, rs, sizeof rs - 1)) {
         const char *t = s + sizeof rs - 1;
         if (!strcmp(t, "begin")) *comp = 0;

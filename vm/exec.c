@@ -1800,7 +1800,8 @@ static uint64_t sreg(vm_launch *L, vm_cta *cta, vm_warp *w, int l, int id, int c
     case BC_SR_LANEMASK_GE: return ~((1u << l) - 1) & 0xffffffffu;
     case BC_SR_CLOCK: return (uint32_t)(L->insns * 4);
     case BC_SR_CLOCK64: return L->insns * 4;
-    case BC_SR_GLOBALTIMER: return L->insns * 2;
+    case BC_SR_GLOBALTIMER:          /* comp 1: %globaltimer_lo, 2: %globaltimer_hi */
+        return comp == 1 ? (uint32_t)(L->insns * 2) : comp == 2 ? L->insns * 2 >> 32 : L->insns * 2;
     case BC_SR_DYN_SMEM: return L->cfg.dyn_shared;
     case BC_SR_TOTAL_SMEM: return L->shared_dyn_base + ((L->cfg.dyn_shared + 15) & ~15ull);
     case BC_SR_NCLUSTERID: case BC_SR_CLUSTER_NCTARANK: return 1;
