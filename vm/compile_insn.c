@@ -1043,6 +1043,7 @@ static void isspacep(bc_cc *c, const ast_insn *in, const mods *m)
 static void atom(bc_cc *c, const ast_insn *in, const mods *m, int red)
 {
     static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "inc", "dec", "exch", "cas" };
+    if (has(m, "async")) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }   /* with an mbarrier (clusters) */
     ast_type t = type1(c, m);
     int op = -1;
     for (int k = 0; k < 10; k++) if (has(m, ops[k])) op = k;
