@@ -2788,7 +2788,7 @@ next_group:
                 /* shared memory, or global memory with no other thread, every lane in range and
                  * aligned: lanes in ascending order, the common 32-bit operations without a call per lane */
 #define SHP(l) ((uint8_t *)(hb + A + imm))
-                uint32_t o32, n32;
+                uint32_t o32, n32 = 0;
                 if (size == 4 && I->m1 == BC_RED_CAS) {
                     LANES({ memcpy(&o32, SHP(l), 4); if (o32 == (uint32_t)B) { n32 = (uint32_t)C; memcpy(SHP(l), &n32, 4); } if (I->n) D = o32; });
                     vmnext
@@ -2798,7 +2798,21 @@ next_group:
                     vmnext
                 }
                 if (size == 4 && I->m1 == BC_RED_ADD && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32)) {
-                    LANES({ memcpy(&o32, SHP(l), 4); n32 = o32 + (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
+                    /* lanes one after another on one word (a histogram's bin) add in a register:
+                     * the word is stored when the next lane's differs, and read only then */
+                    uint8_t *pw = NULL;
+                    LANES({
+                        uint8_t *p = SHP(l);
+                        if (p != pw) {
+                            if (pw) memcpy(pw, &n32, 4);
+                            memcpy(&n32, p, 4);
+                            pw = p;
+                        }
+                        o32 = n32;
+                        n32 = o32 + (uint32_t)B;
+                        if (I->n) D = o32;
+                    });
+                    if (pw) memcpy(pw, &n32, 4);
                     vmnext
                 }
                 LANES({
