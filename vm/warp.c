@@ -237,6 +237,31 @@ SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I)
     return 1;
 }
 
+/* shfl.sync by the lanes P of a group executing it together (a part of the
+ * warp, or the whole warp with lane operands that differ by lane):
+ * coll_complete's result for P without its lookups per lane; a source
+ * outside P gives 0 (no observer here to report it). */
+SHFL_CLONES static void shfl_group(uint64_t *R, const bc_insn *I, uint32_t P)
+{
+    const uint64_t *ra = R + I->a, *rb = R + I->b, *rc = R + I->c;
+    uint64_t d[BC_WARP], e[BC_WARP];
+    /* all 32 lanes, the mode fixed per loop (lanes outside P are computed and dropped) */
+#define SHFL_GROUP_ROW(M) for (int l = 0; l < BC_WARP; l++) { int ok; \
+        uint32_t j = shfl_source(l, (uint32_t)rb[l], (uint32_t)rc[l], M, &ok); \
+        d[l] = !ok || (P >> j & 1) ? (uint32_t)ra[j] : 0;   /* (!ok: j is l) */ \
+        e[l] = (uint64_t)ok; }
+    switch (I->m1) {
+    case BC_SHFL_UP: SHFL_GROUP_ROW(BC_SHFL_UP) break;
+    case BC_SHFL_DOWN: SHFL_GROUP_ROW(BC_SHFL_DOWN) break;
+    case BC_SHFL_BFLY: SHFL_GROUP_ROW(BC_SHFL_BFLY) break;
+    default: SHFL_GROUP_ROW(BC_SHFL_IDX) break;
+    }
+#undef SHFL_GROUP_ROW
+    uint64_t *rd = R + I->d, *re = R + I->e;
+    for (int l = 0; l < BC_WARP; l++) rd[l] = (P >> l) & 1 ? d[l] : rd[l];
+    if (I->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) re[l] = (P >> l) & 1 ? e[l] : re[l];
+}
+
 /* vote and redux by a whole warp whose membermask is every lane (what
  * __ballot_sync(~0u, p) and __reduce_add_sync(~0u, v) issue): coll_complete's
  * result in loops over all 32 lanes, no lookups per lane. */
@@ -269,6 +294,31 @@ static void vote_redux_warp(uint64_t *R, const bc_insn *I)
     for (int l = 0; l < BC_WARP; l++) rd[l] = r;
 }
 
+/* match.any / match.all by a whole warp whose membermask is every lane:
+ * coll_complete's masks found once per distinct value (a lane already in a
+ * found mask is skipped), each a loop over the 32 values, no lookups per lane. */
+SHFL_CLONES static void match_warp(uint64_t *R, const bc_insn *I)
+{
+    const uint64_t *ra = R + I->a, msk = I->m2 ? ~0ull : 0xffffffffull;
+    uint64_t v[BC_WARP], *rd = R + I->d;
+    for (int l = 0; l < BC_WARP; l++) v[l] = ra[l] & msk;
+    if (I->op == OP_MATCH_ALL) {
+        uint64_t diff = 0;
+        for (int l = 0; l < BC_WARP; l++) diff |= v[l] ^ v[0];
+        for (int l = 0; l < BC_WARP; l++) rd[l] = diff ? 0 : 0xffffffffu;
+        if (I->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) R[I->e + (uint32_t)l] = !diff;
+        return;
+    }
+    uint32_t done = 0;
+    for (int l = 0; l < BC_WARP; l++) {
+        if ((done >> l) & 1) continue;
+        uint32_t s = 0;
+        for (int k = 0; k < BC_WARP; k++) s |= (uint32_t)(v[k] == v[l]) << k;
+        for (uint32_t mm = s; mm; mm &= mm - 1) rd[__builtin_ctz(mm)] = s;
+        done |= s;
+    }
+}
+
 int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
 {
     if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
@@ -284,6 +334,16 @@ int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t g
     if (group == 0xffffffffu && (I->op == OP_REDUX || (I->op >= OP_VOTE_ALL && I->op <= OP_VOTE_BALLOT))) {
         vote_redux_warp(w->R, I);
         w->excused = 0;                /* as coll_complete of the full mask */
+        return 1;
+    }
+    if (I->op == OP_SHFL) {
+        shfl_group(w->R, I, group);
+        w->excused &= ~M;              /* as coll_complete */
+        return 1;
+    }
+    if (group == 0xffffffffu && (I->op == OP_MATCH_ANY || I->op == OP_MATCH_ALL)) {
+        match_warp(w->R, I);
+        w->excused = 0;
         return 1;
     }
     coll_complete(L, w, group, M, I);
