@@ -98,6 +98,7 @@ OPS = [
     ('clz.b32', 'clz.b32 %r6, %r7;'),
     ('bfe.u32', 'bfe.u32 %r6, %r7, 2, 5;'),
     ('prmt.b32', 'prmt.b32 %r6, %r7, %r8, 0x3210;'),
+    ('prmt.b32 reg', 'prmt.b32 %r6, %r7, %r8, %r1;'),
     ('lop3.b32', 'lop3.b32 %r6, %r7, %r8, %r1, 0x96;'),
     ('cvt.u64.u32', 'cvt.u64.u32 %rd7, %r7;'),
     ('cvt.s64.s32', 'cvt.s64.s32 %rd7, %r7;'),
@@ -157,6 +158,10 @@ OPS = [
     ('mov %tid.x', 'mov.u32 %r6, %tid.x;'),
     ('shfl.sync.bfly', 'shfl.sync.bfly.b32 %r6, %r7, 1, 31, -1;'),
     ('vote.sync.ballot', 'vote.sync.ballot.b32 %r6, %p2, -1;'),
+    ('shfl.sync.idx lane', 'shfl.sync.idx.b32 %r6, %r7, %r2, 31, -1;'),
+    ('@p shfl (16 lanes)', '@%p2 shfl.sync.bfly.b32 %r6, %r7, 1, 31, 0xffff;'),
+    ('match.any.sync', 'match.any.sync.b32 %r6, %r7, -1;'),
+    ('cp.async.ca 4', 'cp.async.ca.shared.global [%r4], [%rd6], 4;'),
     ('@p add (16 lanes)', '@%p2 add.s32 %r6, %r7, %r8;'),
 ]
 
