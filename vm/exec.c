@@ -259,23 +259,22 @@ static int fcmp(double a, double b, int cmp)
 
 static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
 
-static int testp(uint64_t v, int is64, int k)
+/* testp's class k (finite, infinite, number, notanumber, normal, subnormal) of
+ * an f32 or f64 from its bits: the exponent all ones (inf, NaN) or zero (zero,
+ * subnormal), the fraction zero or not; zero counts as normal, as on the GPU.
+ * With k and is64 constant (TESTP_ROW) the lane loop vectorises. */
+static inline __attribute__((always_inline)) uint64_t testp(uint64_t v, int is64, int k)
 {
-    double d = is64 ? f64(v) : f32(v);
-    int cls = fpclassify(d);
-    if (!is64) {
-        uint32_t b = (uint32_t)v;
-        if ((b & 0x7f800000u) == 0 && (b & 0x7fffffu)) cls = FP_SUBNORMAL;
-    }
+    uint64_t e = is64 ? (v >> 52) & 0x7ff : (v >> 23) & 0xff, emax = is64 ? 0x7ff : 0xff;
+    uint64_t f = v & (is64 ? 0xfffffffffffffull : 0x7fffffull);
     switch (k) {
-    case 0: return isfinite(d);
-    case 1: return isinf(d);
-    case 2: return !isnan(d);
-    case 3: return isnan(d);
-    case 4: return isfinite(d) && cls != FP_SUBNORMAL;   /* the GPU counts zero as normal */
-    case 5: return cls == FP_SUBNORMAL;
+    case 0: return e != emax;
+    case 1: return e == emax && f == 0;
+    case 2: return e != emax || f == 0;
+    case 3: return e == emax && f != 0;
+    case 4: return e != emax && (e != 0 || f == 0);
+    default: return e == 0 && f != 0;
     }
-    return 0;
 }
 
 /* cvt.{rn,rna,rz,..}{.satfinite}.tf32.f32: keep 10 fraction bits (the low
@@ -2451,8 +2450,13 @@ next_group:
         vmcase(ABS_F32) if (!FTZ) LANES_D(absneg32(A32, 0, 0x7fffffffu)); else LANES_D(fp32_abs(A32, FTZ)); vmnext
         vmcase(NEG_F32) if (!FTZ) LANES_D(absneg32(A32, 0x80000000u, 0xffffffffu)); else LANES_D(fp32_neg(A32, FTZ)); vmnext
         vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
-        vmcase(TESTP_F32) LANES_D((uint64_t)testp(A, 0, I->m1)); vmnext
-        vmcase(TESTP_F64) LANES_D((uint64_t)testp(A, 1, I->m1)); vmnext
+#define TESTP_ROW(W) switch (I->m1) { \
+        case 0: LANES_D(testp(A, W, 0)); break; case 1: LANES_D(testp(A, W, 1)); break; \
+        case 2: LANES_D(testp(A, W, 2)); break; case 3: LANES_D(testp(A, W, 3)); break; \
+        case 4: LANES_D(testp(A, W, 4)); break; default: LANES_D(testp(A, W, 5)); break; }
+        vmcase(TESTP_F32) TESTP_ROW(0) vmnext
+        vmcase(TESTP_F64) TESTP_ROW(1) vmnext
+#undef TESTP_ROW
         /* ---- f64 ---- */
 #define F64_ROW(expr, slow) if (m == FULL) LANES_FIX(bf64(expr), isnan64(v_), slow); else LANES_D(F64OP(expr, slow));
         vmcase(ADD_F64) F64_ROW(f64(A) + f64(B), fp64_add(A, B, FP_RN)) vmnext

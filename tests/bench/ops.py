@@ -127,6 +127,7 @@ OPS = [
     ('cvt.rni.f32.f32', 'cvt.rni.f32.f32 %f4, %f6;'),
     ('div.full.f32', 'div.full.f32 %f4, %f2, %f5;'),
     ('abs.f32', 'abs.f32 %f4, %f2;'),
+    ('testp.normal.f32', 'testp.normal.f32 %p3, %f6;'),
     ('neg.f32', 'neg.f32 %f4, %f2;'),
     ('div.rn.f32', 'div.rn.f32 %f4, %f2, %f3;'),
     ('sqrt.approx.f32', 'sqrt.approx.ftz.f32 %f4, %f5;'),

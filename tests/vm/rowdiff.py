@@ -68,6 +68,7 @@ FORMS = [
     ('div.rn.f64 %fd9, %fd1, %fd2;', 'fd'), ('sqrt.rn.f64 %fd9, %fd1;', 'fd'), ('min.f64 %fd9, %fd1, %fd2;', 'fd'),
     ('abs.f64 %fd9, %fd1;', 'fd'), ('cvt.rzi.s32.f64 %r9, %fd1;', 'r'), ('cvt.rn.f64.s64 %fd9, %rd1;', 'fd'),
     ('setp.le.f64 %p9, %fd1, %fd2;', 'p'),
+    ('testp.notanumber.f32 %p9, %f1;', 'p'), ('testp.subnormal.f32 %p9, %f1;', 'p'), ('testp.normal.f64 %p9, %fd1;', 'p'),
     # collectives with constant operands (the whole-warp shortcut) and per-lane ones
     ('shfl.sync.bfly.b32 %r9, %r1, 1, 31, -1;', 'r'), ('shfl.sync.down.b32 %r9, %r1, 5, 31, -1;', 'r'),
     ('shfl.sync.up.b32 %r9, %r1, 3, 0, -1;', 'r'), ('shfl.sync.idx.b32 %r9, %r1, 7, 0x1c1f, -1;', 'r'),
