@@ -790,8 +790,8 @@ static void fp_unary(bc_cc *c, const ast_insn *in, const mods *m, const char *op
     else if (!strcmp(op, "lg2")) o = d ? -1 : OP_LG2_APPROX_F32;
     else if (!strcmp(op, "sin")) o = d ? -1 : OP_SIN_APPROX_F32;
     else if (!strcmp(op, "cos")) o = d ? -1 : OP_COS_APPROX_F32;
-    else if (!strcmp(op, "tanh")) o = d ? -1 : OP_TANH_APPROX_F32;
-    if (o < 0 || (thalf(t) && o != OP_HEX2_APPROX)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
+    else if (!strcmp(op, "tanh")) o = thalf(t) ? OP_HTANH_APPROX : d ? -1 : OP_TANH_APPROX_F32;
+    if (o < 0 || (thalf(t) && o != OP_HEX2_APPROX && o != OP_HTANH_APPROX)) { cc_error(c, NULL, "unsupported instruction '%s'", in->text); return; }
     emit_fp(c, o, in, m, t, 2);
 }
 

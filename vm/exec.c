@@ -71,6 +71,27 @@ static inline uint64_t absneg32(uint32_t a, uint32_t flip, uint32_t keep)
 {
     return (a & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : ((a & keep) ^ flip);
 }
+/* dp4a: c + the products of a's and b's bytes (sa, sb: signed), mod 2^32 */
+static inline __attribute__((always_inline)) uint64_t dp4a(uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
+{
+    uint32_t s = c;
+    for (int k = 0; k < 4; k++) {
+        int32_t x = sa ? (int8_t)(a >> 8 * k) : (int32_t)((a >> 8 * k) & 0xff);
+        int32_t y = sb ? (int8_t)(b >> 8 * k) : (int32_t)((b >> 8 * k) & 0xff);
+        s += (uint32_t)(x * y);
+    }
+    return s;
+}
+/* .sat of an f32 (fp.c's do_sat): NaN and anything with the sign bit set 0, above 1.0 1.0 */
+static inline uint64_t sat32(uint32_t x)
+{
+    return (x & 0x80000000u) || x > 0x7f800000u ? 0 : x > 0x3f800000u ? 0x3f800000u : x;
+}
+/* abs/neg.f64 as fp64_abs/fp64_neg: a NaN comes back quieted with its sign and payload */
+static inline uint64_t absneg64(uint64_t a, uint64_t flip, uint64_t keep)
+{
+    return (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? a | 0x0008000000000000ull : (a & keep) ^ flip;
+}
 /* f64 NaNs keep payloads with GPU-specific operand priority: fp.c decides. */
 #define F64OP(expr, slow) ({ double r_ = (expr); r_ == r_ ? bf64(r_) : (slow); })
 
@@ -337,14 +358,19 @@ typedef uint64_t (*half_fn)(uint64_t a, uint64_t b, uint64_t c, int r, int ftz, 
     static uint64_t P##_max_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)c; (void)r; (void)s; return P##_max((T)a, (T)b, f, n); } \
     static uint64_t P##_neg_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)s; (void)n; return P##_neg((T)a, f); } \
     static uint64_t P##_abs_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)s; (void)n; return P##_abs((T)a, f); } \
-    static uint64_t P##_ex2_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)f; (void)s; (void)n; return P##_ex2_approx((T)a); }
+    static uint64_t P##_ex2_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)f; (void)s; (void)n; return P##_ex2_approx((T)a); } \
+    static uint64_t P##_tanh_(uint64_t a, uint64_t b, uint64_t c, int r, int f, int s, int n) { (void)b; (void)c; (void)r; (void)f; (void)s; (void)n; return P##_tanh_approx((T)a); }
+/* tanh.approx of both halves */
+static uint32_t fp16x2_tanh_approx(uint32_t a) { return fp16_tanh_approx((uint16_t)a) | (uint32_t)fp16_tanh_approx((uint16_t)(a >> 16)) << 16; }
+static uint32_t bf16x2_tanh_approx(uint32_t a) { return bf16_tanh_approx((uint16_t)a) | (uint32_t)bf16_tanh_approx((uint16_t)(a >> 16)) << 16; }
 HALF_SET(fp16, uint16_t)
 HALF_SET(bf16, uint16_t)
 HALF_SET(fp16x2, uint32_t)
 HALF_SET(bf16x2, uint32_t)
-#define HALF_ROW(P) { P##_add_, P##_sub_, P##_mul_, P##_fma_, P##_min_, P##_max_, P##_neg_, P##_abs_, P##_ex2_ }
-_Static_assert(OP_HEX2_APPROX - OP_HADD == 8 && BC_K_BF16X2 - BC_K_F16 == 3, "half op and kind order");
-static const half_fn half_fns[4][9] = { HALF_ROW(fp16), HALF_ROW(fp16x2), HALF_ROW(bf16), HALF_ROW(bf16x2) };
+#define HALF_ROW(P) { P##_add_, P##_sub_, P##_mul_, P##_fma_, P##_min_, P##_max_, P##_neg_, P##_abs_, P##_ex2_, P##_tanh_ }
+_Static_assert(OP_HEX2_APPROX - OP_HADD == 8 && OP_HTANH_APPROX - OP_HADD == 9 && BC_K_BF16X2 - BC_K_F16 == 3,
+               "half op and kind order");
+static const half_fn half_fns[4][10] = { HALF_ROW(fp16), HALF_ROW(fp16x2), HALF_ROW(bf16), HALF_ROW(bf16x2) };
 
 /* ---- mbarrier objects (8 bytes; the layout is the emulator's, see ops.def) ------------------ */
 
@@ -1064,6 +1090,36 @@ __attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, cons
         row8_put(d + g, _mm256_castps_si256(_mm256_blendv_ps(r, qnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q))));
     }
 }
+/* add, sub, mul or fma.rn.sat.f32 (with or without .ftz) of a whole warp:
+ * the host's operation on the (flushed) operands, then .sat (sat32); with
+ * .ftz the lanes whose result is tiny (0 < |r| <= 2^-126, see f32_ftz8) are
+ * redone by vm/fp.c.  d may be an operand (written after all are read). */
+#define F32_SAT_LOOP(expr) for (int l = 0; l < BC_WARP; l++) { \
+        uint32_t x_ = (uint32_t)a[l], y_ = (uint32_t)b[l], z_ = (uint32_t)c[l]; \
+        if (ftz) { x_ = ftz32(x_); y_ = ftz32(y_); z_ = ftz32(z_); } \
+        float x = f32(x_), y = f32(y_), z = f32(z_); (void)z; \
+        uint32_t r_ = (uint32_t)bf32(expr); \
+        tiny |= (uint64_t)(ftz && (r_ & 0x7fffffffu) - 1u < 0x00800000u) << l; \
+        t[l] = sat32(r_); }
+__attribute__((target("fma"))) static void f32_sat_row(int op, int ftz, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                       const uint64_t *c)
+{
+    uint64_t t[BC_WARP], tiny = 0;
+    switch (op) {
+    case F32X_ADD: F32_SAT_LOOP(x + y) break;
+    case F32X_SUB: F32_SAT_LOOP(x - y) break;
+    case F32X_MUL: F32_SAT_LOOP(x * y) break;
+    default: F32_SAT_LOOP(__builtin_fmaf(x, y, z)) break;
+    }
+    for (uint64_t mm = tiny; mm; mm &= mm - 1) {
+        int l = __builtin_ctzll(mm);
+        uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l];
+        t[l] = op == F32X_ADD ? fp32_add(x, y, FP_RN, 1, 1) : op == F32X_SUB ? fp32_sub(x, y, FP_RN, 1, 1)
+             : op == F32X_MUL ? fp32_mul(x, y, FP_RN, 1, 1) : fp32_fma(x, y, z, FP_RN, 1, 1);
+    }
+    memcpy(d, t, sizeof t);
+}
+#undef F32_SAT_LOOP
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
  * fma go to, and which of them need not be written (BC_FUSE_*). */
@@ -2308,12 +2364,12 @@ next_group:
         vmcase(FNS) LANES_D(fns(A32, B32, S32(C))); vmnext
         vmcase(SZEXT) LANES({ uint32_t n = I->m2 ? (B32 > 32 ? 32 : B32) : B32 & 31;
             D = n == 0 ? 0 : n >= 32 ? A32 : I->m1 ? (uint32_t)sext(A32, (int)n) : A32 & ((1u << n) - 1); }); vmnext
-        vmcase(DP4A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
-            for (int k = 0; k < 4; k++) {
-                int64_t x = I->m1 ? (int8_t)(A32 >> 8 * k) : (int64_t)((A32 >> 8 * k) & 0xff);
-                int64_t y = I->m2 ? (int8_t)(B32 >> 8 * k) : (int64_t)((B32 >> 8 * k) & 0xff);
-                s += x * y; }
-            D = (uint32_t)s; }); vmnext
+        /* the low 32 bits of c + the four byte products: a sum mod 2^32, whatever c's signedness;
+         * one loop per pair of byte signednesses (constants: it vectorises) */
+        vmcase(DP4A)
+            if (I->m1) { if (I->m2) LANES_D(dp4a(A32, B32, C32, 1, 1)); else LANES_D(dp4a(A32, B32, C32, 1, 0)); }
+            else { if (I->m2) LANES_D(dp4a(A32, B32, C32, 0, 1)); else LANES_D(dp4a(A32, B32, C32, 0, 0)); }
+            vmnext
         vmcase(DP2A) LANES({ int64_t s = I->m1 || I->m2 ? (int64_t)S32(C) : (int64_t)C32;
             for (int k = 0; k < 2; k++) {
                 int64_t x = I->m1 ? (int16_t)(A32 >> 16 * k) : (int64_t)((A32 >> 16 * k) & 0xffff);
@@ -2385,7 +2441,9 @@ next_group:
         /* .rn.ftz of a whole warp (-use_fast_math): the host's operation on flushed operands (f32_ftz_row) */
 #if defined(__AVX2__)
 #define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && (I->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ && \
-                            have_fma) { f32_ftz_row(op, R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
+                            have_fma) { f32_ftz_row(op, R + I->d, R + I->a, R + I->b, R + I->c); vmnext } \
+                        if (m == FULL && RND == FP_RN && SAT && have_fma) { \
+                            f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == F32X_FMA ? R + I->c : R + I->a); vmnext }
 #else
 #define F32_FTZ_ROW(op)
 #endif
@@ -2491,15 +2549,38 @@ next_group:
             vmnext
         vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
         vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
-        vmcase(MIN_F64) LANES_D(fp64_min(A, B)); vmnext
-        vmcase(MAX_F64) LANES_D(fp64_max(A, B)); vmnext
-        vmcase(ABS_F64) LANES_D(fp64_abs(A)); vmnext
-        vmcase(NEG_F64) LANES_D(fp64_neg(A)); vmnext
-        vmcase(COPYSIGN_F64) LANES_D(fp64_copysign(A, B)); vmnext
+        /* min/max.f64 by the host's compare where it decides (no NaN, not +0 against -0: the
+         * lanes whose operands compare equal with different bits); fp64_min/max the rest */
+        vmcase(MIN_F64)
+            if (m == FULL) LANES_FIX(f64(A) < f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_min(A, B));
+            else LANES_D(fp64_min(A, B));
+            vmnext
+        vmcase(MAX_F64)
+            if (m == FULL) LANES_FIX(f64(A) > f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_max(A, B));
+            else LANES_D(fp64_max(A, B));
+            vmnext
+        vmcase(ABS_F64) LANES_D(absneg64(A, 0, 0x7fffffffffffffffull)); vmnext
+        vmcase(NEG_F64) LANES_D(absneg64(A, 0x8000000000000000ull, ~0ull)); vmnext
+        vmcase(COPYSIGN_F64) LANES_D((B & 0x7fffffffffffffffull) | (A & 0x8000000000000000ull)); vmnext   /* fp64_copysign */
         /* ---- half precision ---- */
         vmcase(HADD) vmcase(HSUB) vmcase(HMUL) vmcase(HFMA) vmcase(HMIN) vmcase(HMAX)
-        vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX)
+        vmcase(HNEG) vmcase(HABS) vmcase(HEX2_APPROX) vmcase(HTANH_APPROX)
             if (I->op == OP_HFMA && (I->flags & BC_IF_RELU)) {
+                /* fma.rn.relu of a whole warp: fma.rn by vm/fp_rows.c, then each half as the
+                 * fp16_fma_relu family does: a NaN kept, anything with the sign bit set 0 */
+                int k = I->m2 - BC_K_F16;
+                fp_type t = k >> 1 ? FP_BF16 : FP_F16;
+                if (m == FULL && I->m1 == BC_RN && fp_half_row(OP_HFMA - OP_HADD, t, k & 1, FTZ, 0, R + I->d, R + I->a, R + I->b, R + I->c)) {
+                    const uint64_t inf = t == FP_BF16 ? 0x7f80 : 0x7c00;
+                    uint64_t *rd = R + I->d;
+                    for (int l = 0; l < BC_WARP; l++) {
+                        uint64_t v = rd[l], lo = v & 0xffff, hi = (v >> 16) & 0xffff;
+                        lo = (lo & 0x7fff) > inf || !(lo & 0x8000) ? lo : 0;
+                        hi = (hi & 0x7fff) > inf || !(hi & 0x8000) ? hi : 0;
+                        rd[l] = lo | (k & 1 ? hi << 16 : 0);
+                    }
+                    vmnext
+                }
                 switch (I->m2) {
                 case BC_K_F16: LANES_D(fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
                 case BC_K_BF16: LANES_D(bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
@@ -2566,6 +2647,10 @@ next_group:
                 LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
             else if (m == FULL && !fl2 && s == FP_F64 && d == FP_F32 && rn)
                 LANES_FIX(bf32((float)f64(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+            else if (m == FULL && s == FP_F32 && d == FP_F32 && (fl2 & FP_CVT_SAT) && !(fl2 & ~(FP_CVT_SAT | FP_CVT_FTZ)))
+                /* cvt.sat.f32.f32 (__saturatef) as fp_cvt_f2f: flushed with .ftz, then NaN and
+                 * anything with the sign bit 0, above 1 1 */
+                LANES_D(sat32(FTZ ? ftz32(A32) : A32));
             else LANES_D(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
@@ -2602,6 +2687,14 @@ next_group:
                     else LANES_FIX((uint32_t)(F2I_OK(f64(A)) ? f64(A) : 0.0), !F2I_OK(f64(A)), fp_cvt_f2i(A, s, 32, 0, FP_RZI, 0));
                 }
 #undef F2I_OK
+                vmnext
+            }
+            if (m == FULL && !fl2 && I->m3 == FP_RZI && db == 64 && s == FP_F64) {
+                /* (long long)x and (unsigned long long)x in range: C's conversion, the rest fp_cvt_f2i */
+#define F2L_OK(x) (ds ? (x) >= -9223372036854775808.0 && (x) < 9223372036854775808.0 : (x) > -1.0 && (x) < 18446744073709551616.0)
+                if (ds) LANES_FIX((uint64_t)(int64_t)(F2L_OK(f64(A)) ? f64(A) : 0.0), !F2L_OK(f64(A)), fp_cvt_f2i(A, s, 64, 1, FP_RZI, 0));
+                else LANES_FIX((uint64_t)(F2L_OK(f64(A)) ? f64(A) : 0.0), !F2L_OK(f64(A)), fp_cvt_f2i(A, s, 64, 0, FP_RZI, 0));
+#undef F2L_OK
                 vmnext
             }
             LANES_D(fp_cvt_f2i(A & sm, s, db, ds, (fp_rint)I->m3, fl2));
