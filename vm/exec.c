@@ -2143,9 +2143,11 @@ next_group:
                     if ((m >> l) & 1) D = t[I->m1];
                     if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
                 }
-            } else {
+            } else if (I->imm == BC_SR_LANEID) LANES_D((uint64_t)l);
+            else {
                 FLUSH_COUNTS();            /* %clock and %globaltimer count instructions */
-                LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+                if (I->imm >= BC_SR_LANEMASK_EQ && I->imm <= BC_SR_LANEMASK_GE) LANES(D = sreg(L, cta, w, l, (int)I->imm, I->m1));
+                else { uint64_t v = sreg(L, cta, w, 0, (int)I->imm, I->m1); LANES_D(v); }   /* the same in every lane */
             }
             vmnext
         /* ---- integer ---- */
