@@ -1,8 +1,9 @@
 /* fp_approx.c -- PTX .approx instructions (MUFU-style).  rcp, rsqrt, ex2, lg2,
- * sin, cos and sqrt .approx.f32 are bit-exact with sm_90 (table interpolation below).
- * The others are NOT yet: they compute (nearly) correctly rounded results,
- * which are within the hardware's documented error; special values (zero,
- * inf, NaN, denormal handling) follow what the GPU was measured to do. */
+ * sin, cos, sqrt and tanh .approx.f32 are bit-exact with sm_90 (table interpolation
+ * below), and so are the f16/bf16 ex2 and tanh forms (the f32 unit rounded toward
+ * zero).  The f64 rcp/rsqrt .approx are NOT yet: they compute (nearly) correctly
+ * rounded results, which are within the hardware's documented error; special values
+ * (zero, inf, NaN, denormal handling) follow what the GPU was measured to do. */
 #include "fp.h"
 #include <math.h>
 #include <string.h>
@@ -673,9 +674,56 @@ uint32_t fp32_cos_approx(uint32_t a, int ftz)
     return mufu_sin_rev(sincos_T(a) + 0x800000u);
 }
 
+/* MUFU.TANH.  |x| < 2^-8 gives x (subnormals and zeros too, no flush), |x| >= 8
+ * gives +-1, NaN the canonical NaN; tanh(-x) = -tanh(x).  In between, each binade
+ * [2^e, 2^e+1), e = -8 .. 2, has 2^k segments (k = 0 0 0 1 1 2 2 2 3 4 3): the
+ * fraction's top k bits pick the segment and its next 17 bits are x (the rest is
+ * ignored), V = D + B*x + C*sq(x) is tanh in units of 2^-Q (Q = 38 - e below 1,
+ * 38 on [1, 2) and [4, 8), 39 on [2, 4)) and is truncated to f32.  Fitted to H200
+ * recordings of every input in [2^-31, 8) (tests/fp/README.md). */
+static const mufu_seg mufu_tanh_tab[51] = {
+    {0x4000000000ll, 2097152, -256},   /* [2^-8, 2^-7): 1 */
+    {0x3fffc00000ll, 2097024, -768},   /* [2^-7, 2^-6): 1 */
+    {0x3ffec00000ll, 2096768, -3328},   /* [2^-6, 2^-5): 1 */
+    {0x3ffab00000ll, 1047616, -2624}, {0x5fee100000ll, 1046304, -3520},   /* [2^-5, 2^-4): 2 */
+    {0x3feab00000ll, 1044672, -10176}, {0x5fb8300000ll, 1039616, -14208},   /* [2^-4, 2^-3): 2 */
+    {0x3fab340000ll, 516256, -8944}, {0x4f5aec0000ll, 511776, -10816}, {0x5ee3f80000ll, 506368, -12640},   /* [2^-3, 2^-2): 4 */
+    {0x6e3f400000ll, 500048, -14256},
+    {0x3eb2f00000ll, 493088, -33104}, {0x4d7e4c0000ll, 476480, -38592}, {0x5bbd400000ll, 457144, -42976},   /* [2^-2, 2^-1): 4 */
+    {0x695ca00000ll, 435608, -46304},
+    {0x3b26940000ll, 412568, -98592}, {0x46fd280000ll, 362992, -100608}, {0x514cb40000ll, 312504, -96608},   /* [2^-1, 2^0): 4 */
+    {0x5a19c40000ll, 264088, -88688},
+    {0x30be120000ll, 109844, -39292}, {0x33cbae0000ll, 90204, -33912}, {0x364a620000ll, 73268, -28576},   /* [2^0, 2^1): 8 */
+    {0x384f2d0000ll, 59002, -23692}, {0x39ee080000ll, 47180, -19368}, {0x3b38f10000ll, 37520, -15688},
+    {0x3c3f8e0000ll, 29700, -12576}, {0x3d0f1f0000ll, 23432, -10036},
+    {0x7b65500000ll, 36874, -15946}, {0x7c66608000ll, 28942, -12590}, {0x7d30028000ll, 22674, -9898},   /* [2^1, 2^2): 16 */
+    {0x7dcde68000ll, 17746, -7784}, {0x7e49688000ll, 13870, -6094}, {0x7ea9ea8000ll, 10835, -4776},
+    {0x7ef5478000ll, 8457, -3734}, {0x7f30168000ll, 6599, -2920}, {0x7f5df70000ll, 5146, -2278},
+    {0x7f81bd0000ll, 4012, -1778}, {0x7f9da00000ll, 3127, -1386}, {0x7fb35c8000ll, 2437, -1082},
+    {0x7fc44c0000ll, 1899, -842}, {0x7fd17e8000ll, 1479, -654}, {0x7fdbc68000ll, 1152, -508},
+    {0x7fe3c90000ll, 897, -394},
+    {0x3ff50c0000ll, 1318, -1752}, {0x3ffbf80000ll, 486, -648}, {0x3ffe840000ll, 178, -232},   /* [2^2, 2^3): 8 */
+    {0x3fff740000ll, 66, -88}, {0x3fffcd0000ll, 24, -32}, {0x3fffed0000ll, 10, -16},
+    {0x3ffff90000ll, 4, -8}, {0x3ffffd0000ll, 2, -4},
+};
+static const struct { uint8_t k, first, q; } mufu_tanh_binade[11] = {
+    {0, 0, 46}, {0, 1, 45}, {0, 2, 44}, {1, 3, 43}, {1, 5, 42}, {2, 7, 41},
+    {2, 11, 40}, {2, 15, 39}, {3, 19, 38}, {4, 27, 39}, {3, 43, 38},
+};
+
 uint32_t fp32_tanh_approx(uint32_t a)
 {
-    return out32(tanh((double)b2f(a)), 0);
+    uint32_t s = a & 0x80000000u, m = a & 0x7fffffffu;
+    if (m > 0x7f800000u) return FP32_CANON_NAN;
+    if (m >= 0x41000000u) return s | 0x3f800000u;   /* |x| >= 8, inf */
+    if (m < 0x3b800000u) return a;                   /* |x| < 2^-8 */
+    int e = (int)(m >> 23) - 127;
+    uint32_t f = m & 0x7fffff, k = mufu_tanh_binade[e + 8].k;
+    const mufu_seg *t = &mufu_tanh_tab[mufu_tanh_binade[e + 8].first + (f >> (23 - k))];
+    uint32_t x = (f >> (6 - k)) & 0x1ffff;
+    int64_t v = t->d + (int64_t)t->b * x + t->c * mufu_sq(x);
+    int top = 63 - __builtin_clzll((uint64_t)v);   /* v > 0 */
+    return s | (uint32_t)(127 + top - mufu_tanh_binade[e + 8].q) << 23 | ((uint32_t)(v >> (top - 23)) & 0x7fffff);
 }
 
 /* MUFU.RCP64H / RSQ64H style: only the high 32 bits of the result are
@@ -714,32 +762,32 @@ uint64_t fp64_rsqrt_approx(uint64_t a, int ftz)
     return hi32(d2b(r));
 }
 
-/* f16 / bf16 helpers */
-static double h2d(uint16_t h)
-{
-    int s = h >> 15, e = (h >> 10) & 31, m = h & 0x3ff;
-    double v = e == 31 ? (m ? NAN : INFINITY) : e == 0 ? ldexp(m, -24) : ldexp(m | 0x400, e - 25);
-    return s ? -v : v;
-}
-static uint16_t d2h(double v)
-{
-    /* RN double -> f16 via the cvt path (f64 source) */
-    return (uint16_t)fp_cvt_f2f(d2b(v), FP_F64, FP_F16, FP_RN, 0);
-}
+/* The f16 and bf16 forms (MUFU.EX2.F16, .BF16, MUFU.TANH.F16, .BF16) are the f32
+ * unit's result (ex2.approx.ftz.f32, tanh.approx.f32 of the exactly widened input)
+ * rounded toward zero, except that an f16 ex2 of 2^16 or more is inf; a NaN input
+ * gives the canonical NaN 0x7fff (H200, all 65536 inputs of each). */
+static int nan16(uint16_t a, int bf) { return (a & 0x7fff) > (bf ? 0x7f80 : 0x7c00); }
+static uint16_t f32_to_f16_rz(uint32_t r) { return (uint16_t)fp_cvt_f2f(r, FP_F32, FP_F16, FP_RZ, 0); }
+static uint32_t f16_to_f32(uint16_t a) { return (uint32_t)fp_cvt_f2f(a, FP_F16, FP_F32, FP_RN, 0); }
 
-uint16_t fp16_ex2_approx(uint16_t a) { return d2h(exp2(h2d(a))); }
-uint16_t fp16_tanh_approx(uint16_t a) { return d2h(tanh(h2d(a))); }
+uint16_t fp16_ex2_approx(uint16_t a)
+{
+    if (nan16(a, 0)) return FP16_CANON_NAN;
+    uint32_t r = fp32_ex2_approx(f16_to_f32(a), 1);   /* never negative */
+    return r >= 0x47800000u ? 0x7c00 : f32_to_f16_rz(r);
+}
+uint16_t fp16_tanh_approx(uint16_t a)
+{
+    return nan16(a, 0) ? FP16_CANON_NAN : f32_to_f16_rz(fp32_tanh_approx(f16_to_f32(a)));
+}
+/* bf16 is f32's top half: rounding toward zero drops the low half */
 uint16_t bf16_ex2_approx(uint16_t a)
 {
-    if ((a & 0x7f80) == 0) a &= 0x8000; /* ftz */
-    double v = exp2((double)b2f((uint32_t)a << 16));
-    uint16_t r = (uint16_t)fp_cvt_f2f(d2b(v), FP_F64, FP_BF16, FP_RN, 0);
-    if ((r & 0x7f80) == 0) r &= 0x8000;
-    return r;
+    return nan16(a, 1) ? FP16_CANON_NAN : (uint16_t)(fp32_ex2_approx((uint32_t)a << 16, 1) >> 16);
 }
 uint16_t bf16_tanh_approx(uint16_t a)
 {
-    return (uint16_t)fp_cvt_f2f(d2b(tanh((double)b2f((uint32_t)a << 16))), FP_F64, FP_BF16, FP_RN, 0);
+    return nan16(a, 1) ? FP16_CANON_NAN : (uint16_t)(fp32_tanh_approx((uint32_t)a << 16) >> 16);
 }
 
 #if defined(__x86_64__)

@@ -288,18 +288,30 @@ ROWS_INLINE __m128i neg_abs8(int neg, int kind, int ftz, __m128i a)
 }
 /* 2^n for integers n in [-126, 127] */
 ROWS_INLINE __m256 pow2i(__m256i n) { return bits_f32(_mm256_slli_epi32(_mm256_add_epi32(n, i32x8(127)), 23)); }
-/* ex2.approx (fp_approx.c: exp2 in double, rounded to nearest; bf16 flushes
- * its input and its result).  y = 2^x with a relative error under 2^-21:
- * x clamped to where the result saturates (f16 [-32, 32], bf16 [-126, 128]:
- * a bf16 result below 2^-126 is flushed, y = 0 there, so that no step takes
- * a subnormal f32 (a microcode assist) and no y rounds to a bf16 subnormal:
- * the flush of the result is never needed), x = n + f with n = rint(x)
- * and |f| <= 1/2 exact, 2^f by its Taylor polynomial of degree 7 (error <
- * 2^-27) in fmas, times 2^n in two exact steps.  A lane is redone by the
- * scalar function where y (1 - 2^-19) and y (1 + 2^-19) round differently
- * (the exact 2^x, and the scalar function's double, lie between them; 170 of
- * the 63,490 non-NaN f16 inputs, 2 bf16), and where x is NaN (*redo: a
- * movemask). */
+/* ex2.approx (fp_approx.c: ex2.approx.ftz.f32 of the widened input, rounded
+ * toward zero; an f16 result of 2^16 or more is inf; bf16 flushes its input,
+ * and the f32 unit flushes a result below 2^-126).  y = 2^x with a relative
+ * error under 2^-21: x clamped to where the result saturates (f16 [-32, 32],
+ * bf16 [-126, 128]: a bf16 result below 2^-126 is flushed, y = 0 there, so
+ * that no step takes a subnormal f32 (a microcode assist)), x = n + f with
+ * n = rint(x) and |f| <= 1/2 exact, 2^f by its Taylor polynomial of degree 7
+ * (error < 2^-27) in fmas, times 2^n in two exact steps.  A lane is redone by
+ * the scalar function where y (1 - 2^-19) and y (1 + 2^-19) round differently
+ * (the exact 2^x, and the f32 unit's result, within 2^-22 of it, lie between
+ * them: 2^n for integer x always; 229 of the 63,490 non-NaN f16 inputs, 254
+ * of the 65,282 bf16; |x| < 2^-12 is settled apart, below), and where x is
+ * NaN (*redo: a movemask). */
+/* ex2's rounding of 8 non-negative f32 (NaN lanes are redone): toward zero,
+ * f16 inf from 2^16 (vcvtps2ph toward zero would give 65504), bf16 the top half */
+ROWS_INLINE __m128i ex2_to_half8(int kind, __m256 y)
+{
+    if (kind == FP_F16) {
+        y = _mm256_blendv_ps(y, bits_f32(i32x8(0x7f800000u)), _mm256_cmp_ps(y, _mm256_set1_ps(65536.0f), _CMP_GE_OQ));
+        return _mm256_cvtps_ph(y, _MM_FROUND_TO_ZERO);
+    }
+    __m256i u = _mm256_srli_epi32(f32_bits(y), 16);
+    return _mm_packus_epi32(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1));
+}
 ROWS_INLINE __m128i ex2_8(int kind, __m128i a, unsigned *redo)
 {
     /* ln2^k / k!, k = 7 .. 0 */
@@ -314,12 +326,18 @@ ROWS_INLINE __m128i ex2_8(int kind, __m128i a, unsigned *redo)
     __m256i ni = _mm256_cvtps_epi32(n), n1 = _mm256_srai_epi32(ni, 1);
     __m256 y = _mm256_mul_ps(_mm256_mul_ps(p, pow2i(n1)), pow2i(_mm256_sub_epi32(ni, n1)));
     if (kind == FP_BF16) y = _mm256_andnot_ps(_mm256_cmp_ps(x, lo_lim, _CMP_LT_OQ), y);
-    __m128i lo = f32_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f - 0x1p-19f)));
-    __m128i hi = f32_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f + 0x1p-19f)));
+    /* |x| < 2^-12: the result is 1 or the value below it, which truncation puts right at
+     * a boundary: 1 for x > -2^-23 (the f32 unit's 7.23 fixed point truncates x to 0),
+     * else just below 1; y set to 1 +- 2^-13, clear of the boundary */
+    __m256 tiny = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(0x1p-12f), _CMP_LT_OQ);
+    __m256 below = _mm256_cmp_ps(x, _mm256_set1_ps(-0x1p-23f), _CMP_LE_OQ);
+    y = _mm256_blendv_ps(y, _mm256_blendv_ps(_mm256_set1_ps(1.0f + 0x1p-13f), _mm256_set1_ps(1.0f - 0x1p-13f), below), tiny);
+    __m128i lo = ex2_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f - 0x1p-19f)));
+    __m128i hi = ex2_to_half8(kind, _mm256_mul_ps(y, _mm256_set1_ps(1.0f + 0x1p-19f)));
     __m128i unsure = _mm_andnot_si128(_mm_cmpeq_epi16(lo, hi), _mm_set1_epi16(-1));
     *redo = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(unsure, _mm_setzero_si128())) |
             (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-    return f32_to_half8(kind, y);
+    return ex2_to_half8(kind, y);
 }
 /* 8 halves of op FP_ROW_MIN .. FP_ROW_EX2 */
 ROWS_INLINE __m128i misc8(int op, int kind, int ftz, int nan_mode, __m128i a, __m128i b)

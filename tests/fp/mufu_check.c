@@ -1,16 +1,17 @@
 /* mufu_check.c -- exhaustive bit-exactness check of the table-driven .approx
  * ops (vm/fp_approx.c) against H200 recordings made with gpu_approx_record.cu:
- * each row is a whole binade (or two) of inputs and the FNV-1a 64 hash of the
- * GPU's .ftz results in input order.  The recordings themselves are kept out
+ * each row is a whole binade (or two) of inputs, or all 65536 of a 16-bit form,
+ * and the FNV-1a 64 hash of the GPU's (.ftz) results in input order.  The recordings themselves are kept out
  * of git (gpu/approx/). */
 #include "fp.h"
 #include <stdio.h>
 #include <stdint.h>
 
-enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS, M_SQRT };
+enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS, M_SQRT, M_TANH, M_EX2H, M_EX2BF, M_TANHH, M_TANHBF };
 static const char *const names[] = {"rcp.approx.ftz.f32", "rsqrt.approx.ftz.f32", "ex2.approx.ftz.f32",
                                     "lg2.approx.ftz.f32", "sin.approx.ftz.f32",  "cos.approx.ftz.f32",
-                                    "sqrt.approx.ftz.f32"};
+                                    "sqrt.approx.ftz.f32", "tanh.approx.f32",    "ex2.approx.f16",
+                                    "ex2.approx.ftz.bf16", "tanh.approx.f16",    "tanh.approx.bf16"};
 static const struct { int op; uint32_t base, n; uint64_t hash; } rows[] = {
     {M_RCP, 0x3f800000u, 8388608u, 0xfa72a6c698274964ull},
     {M_RSQ, 0x3f800000u, 16777216u, 0xbdf1cb386ee78bc2ull},
@@ -47,6 +48,34 @@ static const struct { int op; uint32_t base, n; uint64_t hash; } rows[] = {
     {M_SQRT, 0x3f800000u, 8388608u, 0xec162b03dcc39119ull},
     {M_SQRT, 0x40000000u, 8388608u, 0x30da7c2ce0196274ull},
     {M_SQRT, 0x7f000000u, 8388608u, 0x1d53c583a1196274ull},
+    /* tanh.approx.f32 (every binade of all 2^32 was hashed and matches; these are the
+     * table's 11 binades [2^-8, 8) and the edges: x itself below 2^-8, subnormals
+     * included, +-1 from 8, inf; NaN gives 0x7fffffff) */
+    {M_TANH, 0x00000000u, 8388608u, 0x5143236de3a22325ull},
+    {M_TANH, 0x3b000000u, 8388608u, 0x2e786ba765a22325ull},
+    {M_TANH, 0x3b800000u, 8388608u, 0xa5225f3811890125ull},
+    {M_TANH, 0x3c000000u, 8388608u, 0xecb329ce085bf0e5ull},
+    {M_TANH, 0x3c800000u, 8388608u, 0x7b3a97d1d68e8aa5ull},
+    {M_TANH, 0x3d000000u, 8388608u, 0xf141597deeb063c5ull},
+    {M_TANH, 0x3d800000u, 8388608u, 0x6141712b0f75d125ull},
+    {M_TANH, 0x3e000000u, 8388608u, 0x4ada670dafb6c6e5ull},
+    {M_TANH, 0x3e800000u, 8388608u, 0x0bf2ef9f6a7f5765ull},
+    {M_TANH, 0x3f000000u, 8388608u, 0xecb8e846da554505ull},
+    {M_TANH, 0x3f800000u, 8388608u, 0x84573e3df0ccdcc5ull},
+    {M_TANH, 0x40000000u, 8388608u, 0xbfc31f94c1f848c5ull},
+    {M_TANH, 0x40800000u, 8388608u, 0xeec2f6aa30eb92ddull},
+    {M_TANH, 0x41000000u, 8388608u, 0x9df6f734c6222325ull},
+    {M_TANH, 0x7f800000u, 8388608u, 0x3ada9a4da7dddcdaull},
+    {M_TANH, 0x80000000u, 8388608u, 0xdeffde98e3a22325ull},
+    {M_TANH, 0xbf800000u, 8388608u, 0xba549f08f0ccdcc5ull},
+    {M_TANH, 0xc0000000u, 8388608u, 0x38533b39c1f848c5ull},
+    {M_TANH, 0xff800000u, 8388608u, 0xf9da9a4d27dddcdaull},
+    /* the f16/bf16 forms: all 65536 inputs (the .f16x2/.bf16x2 forms give each half
+     * the scalar result, checked on the H200 too) */
+    {M_EX2H, 0u, 65536u, 0x80729ac6ad55e21aull},
+    {M_EX2BF, 0u, 65536u, 0x70809a4dea78138aull},
+    {M_TANHH, 0u, 65536u, 0xad1f254087177b9dull},
+    {M_TANHBF, 0u, 65536u, 0x0483e97475bf5a09ull},
 };
 
 int main(void)
@@ -63,7 +92,12 @@ int main(void)
             case M_LG2: o = fp32_lg2_approx(a, 1); break;
             case M_SIN: o = fp32_sin_approx(a, 1); break;
             case M_COS: o = fp32_cos_approx(a, 1); break;
-            default: o = fp32_sqrt_approx(a, 1); break;
+            case M_SQRT: o = fp32_sqrt_approx(a, 1); break;
+            case M_TANH: o = fp32_tanh_approx(a); break;
+            case M_EX2H: o = fp16_ex2_approx((uint16_t)a); break;
+            case M_EX2BF: o = bf16_ex2_approx((uint16_t)a); break;
+            case M_TANHH: o = fp16_tanh_approx((uint16_t)a); break;
+            default: o = bf16_tanh_approx((uint16_t)a); break;
             }
             h ^= o;
             h *= 0x100000001b3ull;
