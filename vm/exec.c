@@ -2497,8 +2497,8 @@ next_group:
         vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
         vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
         vmcase(COS_APPROX_F32) MUFU_ROW(fp32_cos_approx) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) LANES_D(fp32_tanh_approx(A32)); vmnext
 #undef MUFU_ROW
-        vmcase(TANH_APPROX_F32) LANES_D(fp32_tanh_approx(A32)); vmnext
 #if defined(__AVX2__)
 #define MINMAX32_ROW(ismax) if (m == FULL && !FTZ) { minmax32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax); vmnext }
 #else

@@ -66,6 +66,7 @@ uint32_t fp32_cos_approx(uint32_t a, int ftz);
 void fp32_sin_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; need AVX2 */
 void fp32_cos_approx_row(uint64_t *d, const uint64_t *a, int ftz);
 uint32_t fp32_tanh_approx(uint32_t a);
+void fp32_tanh_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 (no .ftz: ftz ignored) */
 
 /* ---------------- f64 ---------------- */
 uint64_t fp64_add(uint64_t a, uint64_t b, fp_rnd r);

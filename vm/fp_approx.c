@@ -860,4 +860,53 @@ __attribute__((target("avx2"))) void fp32_cos_approx_row(uint64_t *d, const uint
 {
     mufu_row(d, a, ftz, cos4, fp32_cos_approx);
 }
+
+/* mufu_tanh_binade packed for two permutes per 4 lanes: 23 - k, 6 - k, first, q in bytes 0 .. 3 */
+#define TB(k, first, q) ((uint32_t)(23 - (k)) | (uint32_t)(6 - (k)) << 8 | (uint32_t)(first) << 16 | (uint32_t)(q) << 24)
+static const uint32_t mufu_tanh_binade4[16] = {   /* two vectors of 8 for the permutes */
+    TB(0, 0, 46), TB(0, 1, 45), TB(0, 2, 44), TB(1, 3, 43), TB(1, 5, 42), TB(2, 7, 41),
+    TB(2, 11, 40), TB(2, 15, 39), TB(3, 19, 38), TB(4, 27, 39), TB(3, 43, 38),
+};
+#undef TB
+
+/* fp32_tanh_approx of 4 lanes, none redone: |x| < 2^-8 gives x, |x| >= 8 and inf +-1, NaN the
+ * canonical NaN (blended in); other lanes evaluate a clamped binade, so the gathers stay in the
+ * tables.  The leading bit of V (below 2^41) comes from converting it to a double, as in lg2_4. */
+__attribute__((target("avx2"))) static inline __m256i tanh4(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi64x(0x7fffffff), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i ff = _mm256_set1_epi64x(0xff), m17 = _mm256_set1_epi64x(0x1ffff), two52 = _mm256_set1_epi64x(0x4330000000000000);
+    __m256i s = _mm256_andnot_si256(absm, va), m = _mm256_and_si256(va, absm), f = _mm256_and_si256(va, frac);
+    __m256i bi = _mm256_sub_epi64(_mm256_srli_epi64(m, 23), _mm256_set1_epi64x(127 - 8));
+    bi = _mm256_min_epi32(_mm256_max_epi32(bi, zero), _mm256_set1_epi64x(10));     /* binade e + 8, clamped to 0 .. 10 */
+    const __m256i t0 = _mm256_loadu_si256((const __m256i *)(const void *)mufu_tanh_binade4);
+    const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(mufu_tanh_binade4 + 8));
+    __m256i p = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(t0, bi), _mm256_permutevar8x32_epi32(t1, bi),
+                                   _mm256_cmpgt_epi64(bi, _mm256_set1_epi64x(7)));   /* t1 takes bi & 7 */
+    p = _mm256_and_si256(p, _mm256_set1_epi64x(0xffffffff));
+    __m256i idx = _mm256_add_epi64(_mm256_and_si256(_mm256_srli_epi64(p, 16), ff), _mm256_srlv_epi64(f, _mm256_and_si256(p, ff)));
+    __m256i x = _mm256_and_si256(_mm256_srlv_epi64(f, _mm256_and_si256(_mm256_srli_epi64(p, 8), ff)), m17);
+    __m256i v = mufu_poly4(mufu_tanh_tab, idx, x, mufu_sq4(x));
+    __m256i asd = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, two52)), _mm256_castsi256_pd(two52)));
+    __m256i top = _mm256_sub_epi64(_mm256_srli_epi64(asd, 52), _mm256_set1_epi64x(1023));
+    __m256i e = _mm256_sub_epi64(_mm256_add_epi64(top, _mm256_set1_epi64x(127)), _mm256_srli_epi64(p, 24));
+    __m256i nv = _mm256_srlv_epi64(v, _mm256_sub_epi64(top, _mm256_set1_epi64x(23)));
+    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(nv, frac)));
+    r = _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi64x(0x3f800000)), _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x40ffffff)));
+    r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(FP32_CANON_NAN), _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x7f800000)));
+    *bad = zero;
+    return _mm256_blendv_epi8(r, va, _mm256_cmpgt_epi64(_mm256_set1_epi64x(0x3b800000), m));
+}
+
+static uint32_t tanh_one(uint32_t a, int ftz)
+{
+    (void)ftz;
+    return fp32_tanh_approx(a);
+}
+
+__attribute__((target("avx2"))) void fp32_tanh_approx_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    mufu_row(d, a, ftz, tanh4, tanh_one);
+}
 #endif

@@ -59,6 +59,7 @@ FORMS = [
     ('rcp.approx.f32 %f9, %f1;', 'f'), ('rcp.approx.ftz.f32 %f9, %f1;', 'f'), ('rsqrt.approx.f32 %f9, %f1;', 'f'),
     ('rsqrt.approx.ftz.f32 %f9, %f1;', 'f'), ('ex2.approx.f32 %f9, %f1;', 'f'), ('ex2.approx.ftz.f32 %f9, %f1;', 'f'),
     ('lg2.approx.f32 %f9, %f1;', 'f'), ('sin.approx.f32 %f9, %f1;', 'f'), ('sqrt.approx.f32 %f9, %f1;', 'f'),
+    ('tanh.approx.f32 %f9, %f1;', 'f'),
     ('setp.lt.f32 %p9, %f1, %f2;', 'p'), ('setp.nan.f32 %p9, %f1, %f2;', 'p'), ('setp.geu.f32 %p9, %f1, %f2;', 'p'),
     ('cvt.rn.f32.s32 %f9, %r1;', 'f'), ('cvt.rn.f32.u32 %f9, %r1;', 'f'), ('cvt.rzi.s32.f32 %r9, %f1;', 'r'),
     ('cvt.rni.u32.f32 %r9, %f1;', 'r'), ('cvt.rzi.s64.f32 %rd9, %f1;', 'rd'), ('cvt.f64.f32 %fd9, %f1;', 'fd'),
