@@ -71,7 +71,7 @@ OPS = [
     ('max.f64 %d9, %da, 0d8000000000000000;', 'd'), ('abs.f64 %d9, %da;', 'd'), ('neg.f64 %d9, %da;', 'd'),
     ('copysign.f64 %d9, %db, %da;', 'd'), ('cvt.rzi.s64.f64 %rd11, %da;', 'l'), ('cvt.rzi.u64.f64 %rd11, %da;', 'l'),
     ('testp.normal.f32 %p3, %fa;', 'p'), ('testp.subnormal.f32 %p3, %fa;', 'p'), ('testp.notanumber.f64 %p3, %da;', 'p'),
-    ('prmt.b32 %r9, %ra, %rb, %rc;', 'r'),
+    ('prmt.b32 %r9, %ra, %rb, %rc;', 'r'), ('tanh.approx.f32 %f9, %fa;', 'r'), ('tanh.approx.f32 %f9, %fc;', 'r'),
 ]
 ATOMIC = 'red.global.add.f32 [%rd8], %fb;'   # onto a, in the thread's own word of `atom` (ftz, as on the GPU)
 
@@ -256,7 +256,7 @@ def main():
     with open(os.path.join(HERE, 'case.txt'), 'w') as f:
         f.write(f"""# every instruction with a whole-warp fast path (f16/bf16 arithmetic, min/max/neg/abs, setp and conversions, cvt.rXi,
 # div/rem .32, sqrt.approx, bfind, .rn.ftz.f32, .sat.f32, f64 min/max/abs/neg/copysign, cvt.rzi.{{s,u}}64.f64, testp,
-# prmt with a register selector, red.add.f32) in whole warps and guarded, on edge
+# prmt with a register selector, tanh.approx.f32, red.add.f32) in whole warps and guarded, on edge
 # operands (gen.py); recorded on an H200 (driver 580.159.04), twice, identical
 ptx rows.ptx
 kernel rows
