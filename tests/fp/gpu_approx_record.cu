@@ -48,18 +48,7 @@ __device__ uint32_t op(int k, uint32_t a) {
   return __float_as_uint(r);
 }
 
-__global__ void kern(int k, uint32_t base, uint32_t n, uint32_t *out) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = op(k, base + i);
-}
-
-static uint32_t *dbuf;
-static std::vector<uint32_t> run(int k, uint32_t base, uint32_t n) {
-  kern<<<(n + 255) / 256, 256>>>(k, base, n, dbuf);
-  std::vector<uint32_t> h(n);
-  cudaMemcpy(h.data(), dbuf, n * 4ull, cudaMemcpyDeviceToHost);
-  return h;
-}
+#include "gpu_record_run.h"
 
 struct Rng { int k; uint32_t base, n; };
 static void rec(const char *dir, const char *name, std::vector<Rng> rs, int cmpk = -1) {

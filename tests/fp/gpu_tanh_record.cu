@@ -29,17 +29,7 @@ __device__ uint32_t op(int k, uint32_t a) {
   default: x = __uint_as_float(a); asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return __float_as_uint(r);
   }
 }
-__global__ void kern(int k, uint32_t base, uint32_t n, uint32_t *out) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = op(k, base + i);
-}
-static uint32_t *dbuf;
-static std::vector<uint32_t> run(int k, uint32_t base, uint32_t n) {
-  kern<<<(n + 255) / 256, 256>>>(k, base, n, dbuf);
-  std::vector<uint32_t> h(n);
-  cudaMemcpy(h.data(), dbuf, n * 4ull, cudaMemcpyDeviceToHost);
-  return h;
-}
+#include "gpu_record_run.h"
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : ".";
   char p[512];
