@@ -82,6 +82,15 @@ static inline __attribute__((always_inline)) uint64_t dp4a(uint32_t a, uint32_t 
     }
     return s;
 }
+/* The f64 a as an f32 rounded to odd: toward zero (inf to FLT_MAX), the last bit set when
+ * inexact; rounding that to nearest at 22 or fewer bits rounds a correctly */
+static inline uint64_t f32_round_odd(uint64_t a)
+{
+    double x = f64(a);
+    uint32_t r = (uint32_t)bf32((float)x);
+    if (fabs((double)f32(r)) > fabs(x)) r--;
+    return r | ((double)f32(r) != x);
+}
 /* .sat of an f32 (fp.c's do_sat): NaN and anything with the sign bit set 0, above 1.0 1.0 */
 static inline uint64_t sat32(uint32_t x)
 {
@@ -2649,6 +2658,16 @@ next_group:
                 LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
             else if (m == FULL && !fl2 && s == FP_F64 && d == FP_F32 && rn)
                 LANES_FIX(bf32((float)f64(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+            else if (m == FULL && !fl2 && s == FP_F64 && (d == FP_F16 || d == FP_BF16) && rn) {
+                /* f64 -> f16/bf16 (__double2half): rounded to odd at f32 (24 bits: at least two more
+                 * than the half keeps, at every exponent the half reaches), then to nearest by the
+                 * f32 row, which is then the correctly rounded result; NaNs by fp_cvt_f2f */
+                uint64_t t[BC_WARP], av[BC_WARP];
+                memcpy(av, R + I->a, sizeof av);
+                for (int l = 0; l < BC_WARP; l++) t[l] = f32_round_odd(av[l]);
+                if (!fp_cvt_half_row(FP_F32, d, FP_RN, 0, R + I->d, t)) LANES_D(fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+                else for (int l = 0; l < BC_WARP; l++) if (isnan64(av[l])) D = fp_cvt_f2f(av[l], s, d, FP_RN, 0);
+            }
             else if (m == FULL && s == FP_F32 && d == FP_F32 && (fl2 & FP_CVT_SAT) && !(fl2 & ~(FP_CVT_SAT | FP_CVT_FTZ)))
                 /* cvt.sat.f32.f32 (__saturatef) as fp_cvt_f2f: flushed with .ftz, then NaN and
                  * anything with the sign bit 0, above 1 1 */
@@ -2941,6 +2960,24 @@ next_group:
                         if (I->n) D = o32;
                     });
                     if (pw) memcpy(pw, &n32, 4);
+                    vmnext
+                }
+                if (size == 4 && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32) && I->m1 >= BC_RED_MIN && I->m1 <= BC_RED_DEC) {
+                    /* the other 32-bit integer operations (atomicMax, atomicOr, atomicInc, ...):
+                     * the operation chosen once, not a call through fn per lane */
+                    int sg = I->m2 == BC_K_S32;
+#define ATOM32(expr) LANES({ memcpy(&o32, SHP(l), 4); uint32_t b_ = (uint32_t)B; (void)b_; n32 = (expr); \
+                             memcpy(SHP(l), &n32, 4); if (I->n) D = o32; })
+                    switch (I->m1) {
+                    case BC_RED_MIN: if (sg) ATOM32((int32_t)b_ < (int32_t)o32 ? b_ : o32); else ATOM32(b_ < o32 ? b_ : o32); break;
+                    case BC_RED_MAX: if (sg) ATOM32((int32_t)b_ > (int32_t)o32 ? b_ : o32); else ATOM32(b_ > o32 ? b_ : o32); break;
+                    case BC_RED_AND: ATOM32(o32 & b_); break;
+                    case BC_RED_OR: ATOM32(o32 | b_); break;
+                    case BC_RED_XOR: ATOM32(o32 ^ b_); break;
+                    case BC_RED_INC: ATOM32(o32 >= b_ ? 0 : o32 + 1); break;
+                    default: ATOM32(o32 == 0 || o32 > b_ ? b_ : o32 - 1); break;
+                    }
+#undef ATOM32
                     vmnext
                 }
                 LANES({

@@ -49,6 +49,7 @@ FORMS = [
     ('add.s16 %rs9, %rs1, %rs2;', 'rs'), ('mul.lo.s16 %rs9, %rs1, %rs2;', 'rs'),
     ('cvt.u64.u32 %rd9, %r1;', 'rd'), ('cvt.s64.s32 %rd9, %r1;', 'rd'), ('cvt.u32.u64 %r9, %rd1;', 'r'),
     ('cvt.s8.s32 %r9, %r1;', 'r'), ('cvt.u16.u32 %rs9, %r1;', 'rs'),
+    ('cvt.rn.f16.f64 %rs9, %fd1;', 'rs'), ('cvt.rn.bf16.f64 %rs9, %fd1;', 'rs'),
     # f32
     ('add.f32 %f9, %f1, %f2;', 'f'), ('sub.f32 %f9, %f1, %f2;', 'f'), ('mul.f32 %f9, %f1, %f2;', 'f'),
     ('fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('add.ftz.f32 %f9, %f1, %f2;', 'f'), ('mul.rz.f32 %f9, %f1, %f2;', 'f'),
