@@ -82,6 +82,16 @@ static inline __attribute__((always_inline)) uint64_t dp4a(uint32_t a, uint32_t 
     }
     return s;
 }
+static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
+/* add.rn(.ftz).f32 as fp32_add computes it: the host's sum of the (flushed) operands, but
+ * NaN results and, with .ftz, tiny ones (see f32_ftz8) from vm/fp.c */
+static inline uint32_t fadd32_host(uint32_t a, uint32_t b, int ftz)
+{
+    uint32_t x = ftz ? ftz32(a) : a, y = ftz ? ftz32(b) : b;
+    uint32_t r = (uint32_t)bf32(f32(x) + f32(y)), ab = r & 0x7fffffffu;
+    if (ab > 0x7f800000u || (ftz && ab - 1u < 0x00800000u)) return fp32_add(a, b, FP_RN, ftz, 0);
+    return r;
+}
 /* The f64 a as an f32 rounded to odd: toward zero (inf to FLT_MAX), the last bit set when
  * inexact; rounding that to nearest at 22 or fewer bits rounds a correctly */
 static inline uint64_t f32_round_odd(uint64_t a)
@@ -287,7 +297,6 @@ static int fcmp(double a, double b, int cmp)
     return 0;
 }
 
-static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
 
 /* testp's class k (finite, infinite, number, notanumber, normal, subnormal) of
  * an f32 or f64 from its bits: the exponent all ones (inf, NaN) or zero (zero,
@@ -2957,6 +2966,23 @@ next_group:
                         }
                         o32 = n32;
                         n32 = o32 + (uint32_t)B;
+                        if (I->n) D = o32;
+                    });
+                    if (pw) memcpy(pw, &n32, 4);
+                    vmnext
+                }
+                if (size == 4 && I->m1 == BC_RED_ADD && I->m2 == BC_K_F32) {
+                    /* atomicAdd on floats: as the integer add, a run of lanes on one word in a register */
+                    uint8_t *pw = NULL;
+                    LANES({
+                        uint8_t *p = SHP(l);
+                        if (p != pw) {
+                            if (pw) memcpy(pw, &n32, 4);
+                            memcpy(&n32, p, 4);
+                            pw = p;
+                        }
+                        o32 = n32;
+                        n32 = fadd32_host(o32, (uint32_t)B, FTZ != 0);
                         if (I->n) D = o32;
                     });
                     if (pw) memcpy(pw, &n32, 4);

@@ -63,5 +63,7 @@ suite "resident" bash tests/vm/resident.sh
 suite "switch dispatch" build_switch
 suite "fast paths vs H200 (AVX2)" build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem tests/vm/fp8
 suite "fast paths vs H200 (base copy)" env PTXEMU_NO_AVX2=1 build/ptxemu test tests/vm/ftz tests/vm/rows tests/vm/vecmem tests/vm/fp8
+# one host thread: global atomics then take the group path (group_base) that a parallel launch skips
+suite "fast paths vs H200 (one host thread)" build/ptxemu test --jobs 1 tests/vm/ftz tests/vm/rows tests/vm/vecmem tests/vm/fp8 tests/cases/atomics_all
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
