@@ -2988,6 +2988,18 @@ next_group:
                     if (pw) memcpy(pw, &n32, 4);
                     vmnext
                 }
+                if (size == 8 && I->m1 == BC_RED_ADD && I->m2 == BC_K_F64) {
+                    /* atomicAdd on doubles: the host's sum, NaNs (payload rules) by fp64_add */
+                    LANES({
+                        uint64_t o, n;
+                        memcpy(&o, SHP(l), 8);
+                        n = bf64(f64(o) + f64(B));
+                        if (isnan64(n)) n = fp64_add(o, B, FP_RN);
+                        memcpy(SHP(l), &n, 8);
+                        if (I->n) D = o;
+                    });
+                    vmnext
+                }
                 if (size == 4 && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32) && I->m1 >= BC_RED_MIN && I->m1 <= BC_RED_DEC) {
                     /* the other 32-bit integer operations (atomicMax, atomicOr, atomicInc, ...):
                      * the operation chosen once, not a call through fn per lane */
