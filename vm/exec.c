@@ -239,10 +239,22 @@ static inline uint32_t rem_s32(uint32_t a, uint32_t b)
 }
 static inline uint32_t rem_u32(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a % b; }
 
-static uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+static inline uint32_t fns(uint32_t mask, uint32_t base, int32_t offset)
 {
     if (base > 31) return 0xffffffffu;
     if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+#if defined(__BMI2__)
+    /* the k-th set bit (from 0, counting up) of the bits at or above base, or of those at or
+     * below it counted down: one bit deposit into the mask */
+    uint32_t m = offset > 0 ? mask & (~0u << base) : mask & (base == 31 ? ~0u : (2u << base) - 1);
+    int32_t k = offset > 0 ? offset - 1 : __builtin_popcount(m) + offset;
+    if (k < 0 || k >= 32) return 0xffffffffu;
+    uint32_t bit = _pdep_u32(1u << k, m);
+    return bit ? (uint32_t)__builtin_ctz(bit) : 0xffffffffu;
+#endif
     if (offset > 0) {
         for (int i = (int)base; i < 32; i++)
             if ((mask >> i) & 1 && --offset == 0) return (uint32_t)i;

@@ -136,6 +136,7 @@ OPS = [
     ('fma.rn.relu.f16x2', 'fma.rn.relu.f16x2 %r6, %r10, %r11, %r10;'),
     ('dp4a.u32.u32', 'dp4a.u32.u32 %r6, %r1, %r7, %r8;'),
     ('cvt.rn.f16.f64', 'cvt.rn.f16.f64 %h3, %fd1;'),
+    ('fns.b32', 'fns.b32 %r6, %r1, 0, 1;'),
     ('neg.f32', 'neg.f32 %f4, %f2;'),
     ('div.rn.f32', 'div.rn.f32 %f4, %f2, %f3;'),
     ('sqrt.approx.f32', 'sqrt.approx.ftz.f32 %f4, %f5;'),
