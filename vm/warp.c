@@ -224,11 +224,12 @@ static int coll_try(vm_launch *L, vm_warp *w, uint32_t M)
 #else
 #define SHFL_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
-SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I)
+SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I, int consts)
 {
     const uint64_t *rx = R + I->x, *rb = R + I->b, *rc = R + I->c;
     uint64_t b0 = rb[0], c0 = rc[0], diff = 0;
-    for (int l = 0; l < BC_WARP; l++) diff |= ((uint32_t)rx[l] ^ 0xffffffffu) | (rb[l] ^ b0) | (rc[l] ^ c0);
+    if (consts) diff = (uint32_t)rx[0] ^ 0xffffffffu;   /* immediates: one value in every lane */
+    else for (int l = 0; l < BC_WARP; l++) diff |= ((uint32_t)rx[l] ^ 0xffffffffu) | (rb[l] ^ b0) | (rc[l] ^ c0);
     if (diff) return 0;
     uint64_t d[BC_WARP], e[BC_WARP];
     shfl_uniform(R + I->a, (uint32_t)b0, (uint32_t)c0, I->m1, d, e);
@@ -319,17 +320,25 @@ SHFL_CLONES static void match_warp(uint64_t *R, const bc_insn *I)
     }
 }
 
+/* Whether register slot s is the constant pool's (an immediate operand: the same in every lane). */
+static inline int is_const(const vm_launch *L, uint32_t s)
+{
+    return s < L->m->nconsts * BC_WARP && s % BC_WARP == 0;
+}
+
 int warp_collective_group(vm_launch *L, vm_warp *w, const bc_insn *I, uint32_t group)
 {
     if (L->cfg.hooks || bc_op_fmt[I->op] == F_MMA) return 0;
-    if (I->op == OP_SHFL && group == 0xffffffffu && shfl_warp(w->R, I)) {
+    if (I->op == OP_SHFL && group == 0xffffffffu && shfl_warp(w->R, I, is_const(L, I->x) && is_const(L, I->b) && is_const(L, I->c))) {
         w->excused = 0;                /* what completing the rendezvous of the full mask does */
         return 1;
     }
     const uint64_t *rx = w->R + I->x;
     uint32_t M = (uint32_t)rx[__builtin_ctz(group)], diff = 0;
-    if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
-    else for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)rx[__builtin_ctz(mm)] ^ M;
+    if (!is_const(L, I->x)) {                  /* (an immediate membermask is one value in every lane) */
+        if (group == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= (uint32_t)rx[l] ^ M;
+        else for (uint32_t mm = group; mm; mm &= mm - 1) diff |= (uint32_t)rx[__builtin_ctz(mm)] ^ M;
+    }
     if (diff || (group & ~M) || (M & w->live & ~w->excused & ~group)) return 0;
     if (group == 0xffffffffu && (I->op == OP_REDUX || (I->op >= OP_VOTE_ALL && I->op <= OP_VOTE_BALLOT))) {
         vote_redux_warp(w->R, I);
@@ -456,7 +465,7 @@ static int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I
 {
     if (!lanes || I->m1 != 0 || I->n) return -1;
     uint64_t id, diff = 0;
-    if (I->a < L->m->nconsts * BC_WARP && I->a % BC_WARP == 0)
+    if (is_const(L, I->a))
         id = L->consts[I->a / BC_WARP];   /* bar.sync 0: the same in every lane (the warp's row of it may be cold) */
     else {
         const uint64_t *ra = w->R + I->a;
