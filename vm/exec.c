@@ -2965,41 +2965,20 @@ next_group:
                     LANES({ memcpy(&o32, SHP(l), 4); n32 = (uint32_t)B; memcpy(SHP(l), &n32, 4); if (I->n) D = o32; });
                     vmnext
                 }
-                if (size == 4 && I->m1 == BC_RED_ADD && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32)) {
-                    /* lanes one after another on one word (a histogram's bin) add in a register:
-                     * the word is stored when the next lane's differs, and read only then */
-                    uint8_t *pw = NULL;
-                    LANES({
-                        uint8_t *p = SHP(l);
-                        if (p != pw) {
-                            if (pw) memcpy(pw, &n32, 4);
-                            memcpy(&n32, p, 4);
-                            pw = p;
-                        }
-                        o32 = n32;
-                        n32 = o32 + (uint32_t)B;
-                        if (I->n) D = o32;
-                    });
-                    if (pw) memcpy(pw, &n32, 4);
-                    vmnext
-                }
-                if (size == 4 && I->m1 == BC_RED_ADD && I->m2 == BC_K_F32) {
-                    /* atomicAdd on floats: as the integer add, a run of lanes on one word in a register */
-                    uint8_t *pw = NULL;
-                    LANES({
-                        uint8_t *p = SHP(l);
-                        if (p != pw) {
-                            if (pw) memcpy(pw, &n32, 4);
-                            memcpy(&n32, p, 4);
-                            pw = p;
-                        }
-                        o32 = n32;
-                        n32 = fadd32_host(o32, (uint32_t)B, FTZ != 0);
-                        if (I->n) D = o32;
-                    });
-                    if (pw) memcpy(pw, &n32, 4);
-                    vmnext
-                }
+                /* lanes one after another on one word (a histogram's bin, a sum) add in a register:
+                 * the word is stored when the next lane's differs, and read only then */
+#define ADD_RUN(next) do { \
+                    uint8_t *pw = NULL; \
+                    LANES({ \
+                        uint8_t *p = SHP(l); \
+                        if (p != pw) { if (pw) memcpy(pw, &n32, 4); memcpy(&n32, p, 4); pw = p; } \
+                        o32 = n32; n32 = (next); if (I->n) D = o32; \
+                    }); \
+                    if (pw) memcpy(pw, &n32, 4); \
+                } while (0)
+                if (size == 4 && I->m1 == BC_RED_ADD && (I->m2 == BC_K_U32 || I->m2 == BC_K_S32)) { ADD_RUN(o32 + (uint32_t)B); vmnext }
+                if (size == 4 && I->m1 == BC_RED_ADD && I->m2 == BC_K_F32) { ADD_RUN(fadd32_host(o32, (uint32_t)B, FTZ != 0)); vmnext }
+#undef ADD_RUN
                 if (size == 8 && I->m1 == BC_RED_ADD && I->m2 == BC_K_F64) {
                     /* atomicAdd on doubles: the host's sum, NaNs (payload rules) by fp64_add */
                     LANES({
