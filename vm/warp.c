@@ -63,6 +63,19 @@ static inline __attribute__((always_inline)) void shfl_uniform(const uint64_t *r
 #undef SHFL_ROW
 }
 
+/* One step of redux.sync's reduction: acc op v (sgn: min/max compare as s32). */
+static inline uint32_t redux_step(int op, int sgn, uint32_t acc, uint32_t v)
+{
+    switch (op) {
+    case BC_RED_ADD: return acc + v;
+    case BC_RED_MIN: return sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+    case BC_RED_MAX: return sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+    case BC_RED_AND: return acc & v;
+    case BC_RED_OR: return acc | v;
+    default: return acc ^ v;
+    }
+}
+
 /* Computes and delivers the results of a completed rendezvous of lanes P
  * (each waiting at its own pc, which moves on), or, with `group` set, of the
  * issuing group executing `group` together (its pc is the caller's). */
@@ -148,14 +161,7 @@ static void coll_complete(vm_launch *L, vm_warp *w, uint32_t P, uint32_t M, cons
             int l = __builtin_ctz(mm);
             uint32_t v = (uint32_t)VAL(l, a);
             if (firstv) { acc = v; firstv = 0; continue; }
-            switch (I0->m1) {
-            case BC_RED_ADD: acc += v; break;
-            case BC_RED_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-            case BC_RED_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-            case BC_RED_AND: acc &= v; break;
-            case BC_RED_OR: acc |= v; break;
-            case BC_RED_XOR: acc ^= v; break;
-            }
+            acc = redux_step(I0->m1, sgn, acc, v);
         }
         for (uint32_t mm = P; mm; mm &= mm - 1) d[__builtin_ctz(mm)] = acc;
         break;
@@ -273,17 +279,7 @@ static void vote_redux_warp(uint64_t *R, const bc_insn *I)
     if (I->op == OP_REDUX) {
         uint32_t acc = (uint32_t)ra[0];
         int sgn = I->m2 == BC_K_S32;
-        for (int l = 1; l < BC_WARP; l++) {
-            uint32_t v = (uint32_t)ra[l];
-            switch (I->m1) {
-            case BC_RED_ADD: acc += v; break;
-            case BC_RED_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-            case BC_RED_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-            case BC_RED_AND: acc &= v; break;
-            case BC_RED_OR: acc |= v; break;
-            default: acc ^= v; break;
-            }
-        }
+        for (int l = 1; l < BC_WARP; l++) acc = redux_step(I->m1, sgn, acc, (uint32_t)ra[l]);
         r = acc;
     } else {
         uint32_t ones = 0, neg = (I->flags & BC_IF_NEG) != 0;
