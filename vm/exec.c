@@ -2077,6 +2077,17 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
     if (!mask) return 0;
     int f = __builtin_ctz(mask);
     uint32_t p = w->pc[f];
+    if (mask == FULL) {
+        /* the whole warp (after a bar.sync it released): one vectorised pass, no other lanes;
+         * a warp still waiting (the usual case) is seen in its first lane */
+        _Static_assert(LANE_READY == 0, "a ready lane's state byte is 0");
+        if (w->state[f] != LANE_READY) return 0;
+        uint32_t diff = 0, busy = 0;
+        for (int l = 0; l < BC_WARP; l++) { diff |= w->pc[l] ^ p; busy |= w->state[l]; }
+        if (diff | busy) return 0;
+        *pc = p;
+        return 1;
+    }
     for (uint32_t mm = mask; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if (w->state[l] != LANE_READY || w->pc[l] != p) return 0;

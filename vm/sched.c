@@ -216,6 +216,16 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     return g;
 }
 
+/* 1 when all 32 lanes' pcs are p: four loads, no branch per lane. */
+__attribute__((target("avx2"))) static int all_at_avx2(const vm_warp *w, uint32_t p)
+{
+    const __m256i pv = _mm256_set1_epi32((int)p);
+    __m256i d = _mm256_setzero_si256();
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++)
+        d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), pv));
+    return _mm256_testz_si256(d, d);
+}
+
 /* The ready lanes at pc p, and in *next the lowest pc of a ready lane above
  * p (UINT32_MAX: none), 8 lanes per operation (no branch per lane). */
 __attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, uint32_t ready, uint32_t p,
@@ -277,12 +287,9 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
 {
     /* every ready lane at one pc (the common case): both rules pick that group */
     uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
-    if (ready == 0xffffffffu) {
-        for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
-        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
-    }
 #if defined(__x86_64__) && defined(__GNUC__)
     if (cpu_avx2()) {     /* (the scan below also finds a uniform group) */
+        if (ready == 0xffffffffu && all_at_avx2(w, p0)) { *pc = p0; *stop = UINT32_MAX; return ready; }
         /* in a warp's first VM_AGE_LIMIT turns no lane can have waited too long:
          * old 0 finds none (issue ticks are never negative) */
         uint32_t best, next, aged;
@@ -302,10 +309,9 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
         return g;
     }
 #endif
-    if (ready != 0xffffffffu) {
-        for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
-        if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
-    }
+    if (ready == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) diff |= w->pc[l] ^ p0;
+    else for (uint32_t mm = ready; mm; mm &= mm - 1) diff |= w->pc[__builtin_ctz(mm)] ^ p0;
+    if (!diff) { *pc = p0; *stop = UINT32_MAX; return ready; }
     /* one pass: the lowest pc and its lanes, the next pc above it, the lane
      * that waited longest (the first of the lowest issue tick, as before) */
     uint32_t best = UINT32_MAX, next = UINT32_MAX, g = 0;
@@ -339,7 +345,7 @@ static inline void mark_run(vm_warp *w, uint32_t g)
 {
     uint64_t t = ++w->tick;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (g != 0xffffffffu && (g & (g - 1)) && cpu_avx2()) { mark_lanes_avx2(w->lastrun, g, t); return; }
+    if ((g & (g - 1)) && cpu_avx2()) { mark_lanes_avx2(w->lastrun, g, t); return; }   /* (the whole warp too: 8 stores) */
 #endif
     if (g == 0xffffffffu) for (int l = 0; l < BC_WARP; l++) w->lastrun[l] = t;
     else for (uint32_t mm = g; mm; mm &= mm - 1) w->lastrun[__builtin_ctz(mm)] = t;

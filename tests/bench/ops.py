@@ -176,6 +176,7 @@ OPS = [
     ('match.any.sync', 'match.any.sync.b32 %r6, %r7, -1;'),
     ('cp.async.ca 4', 'cp.async.ca.shared.global [%r4], [%rd6], 4;'),
     ('@p add (16 lanes)', '@%p2 add.s32 %r6, %r7, %r8;'),
+    ('bar.sync (8 warps)', 'bar.sync 0;'),
 ]
 
 
