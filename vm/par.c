@@ -188,21 +188,38 @@ par_alloc *vm_par_alloc(vm_par *P, int i)
     return &P->allocs[i];
 }
 
+/* Whether the n bytes at p are all zero (a 4 KB chunk: 64 bytes per step). */
+static int all_zero(const uint8_t *p, uint64_t n)
+{
+    uint64_t k = 0;
+    for (; k + 64 <= n; k += 64) {
+        uint64_t v[8], o = 0;
+        memcpy(v, p + k, sizeof v);
+        for (int j = 0; j < 8; j++) o |= v[j];
+        if (o) return 0;
+    }
+    for (; k < n; k++) if (p[k]) return 0;
+    return 1;
+}
+
 /* Saves the chunk holding word wi (once per launch) before anything in it
- * changes: a word becomes written or reduced only after this. */
+ * changes: a word becomes written or reduced only after this, so the chunk
+ * holds its values from before the launch while it is checked or copied. */
 static void ensure_saved(par_alloc *a, uint64_t wi)
 {
     uint64_t c = wi * 4 / PAR_CHUNK;
     uint8_t s = __atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE);
-    if (s == 2) return;
-    uint8_t zero = 0;
-    if (s == 0 && __atomic_compare_exchange_n(&a->chunk[c], &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (PAR_CH_SAVED(s)) return;
+    uint8_t none = PAR_CH_NONE;
+    if (s == PAR_CH_NONE && __atomic_compare_exchange_n(&a->chunk[c], &none, PAR_CH_SAVING, 0, __ATOMIC_ACQ_REL,
+                                                        __ATOMIC_ACQUIRE)) {
         uint64_t off = c * PAR_CHUNK, n = a->size - off < PAR_CHUNK ? a->size - off : PAR_CHUNK;
-        memcpy(a->undo + off, a->host + off, n);
-        __atomic_store_n(&a->chunk[c], 2, __ATOMIC_RELEASE);
+        uint8_t done = PAR_CH_ZERO;
+        if (!all_zero(a->host + off, n)) { memcpy(a->undo + off, a->host + off, n); done = PAR_CH_COPIED; }
+        __atomic_store_n(&a->chunk[c], done, __ATOMIC_RELEASE);
         return;
     }
-    while (__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE) != 2) { /* another worker is copying it */ }
+    while (!PAR_CH_SAVED(__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE))) { /* another worker is saving it */ }
 }
 
 
@@ -320,7 +337,7 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
      * saved: one load), so no word below needs to */
     if (how != PAR_READ)
         for (uint64_t c = off / PAR_CHUNK; c <= (off + n - 1) / PAR_CHUNK; c++)
-            if (__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE) != 2) ensure_saved(a, c * PAR_CHUNK / 4);
+            if (!PAR_CH_SAVED(__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE))) ensure_saved(a, c * PAR_CHUNK / 4);
     const uint64_t ones = 0x0001000100010001ull;   /* one state in each of four words */
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     uint64_t mine = ones * (PAR_K_WRITE | tag);     /* this worker's: anything goes */
@@ -372,9 +389,10 @@ static void rollback(vm_par *P)
         par_alloc *a = &P->allocs[i];
         if (!a->chunk) continue;
         for (uint64_t c = 0; c * PAR_CHUNK < a->size; c++) {
-            if (a->chunk[c] != 2) continue;
+            if (!PAR_CH_SAVED(a->chunk[c])) continue;
             uint64_t off = c * PAR_CHUNK, n = a->size - off < PAR_CHUNK ? a->size - off : PAR_CHUNK;
-            memcpy(a->host + off, a->undo + off, n);
+            if (a->chunk[c] == PAR_CH_ZERO) memset(a->host + off, 0, n);
+            else memcpy(a->host + off, a->undo + off, n);
         }
     }
 }

@@ -73,6 +73,11 @@ enum { PAR_RC_ADD32 = 1, PAR_RC_ADD64, PAR_RC_AND, PAR_RC_OR, PAR_RC_XOR, PAR_RC
        PAR_RC_SMIN32, PAR_RC_SMAX32, PAR_RC_UMIN64, PAR_RC_UMAX64, PAR_RC_SMIN64, PAR_RC_SMAX64 };
 
 #define PAR_CHUNK 4096u        /* undo granularity */
+/* A chunk's undo state: saved chunks (ZERO or COPIED) may be written.  A chunk
+ * of zeros (a buffer cleared before the launch, the usual output) is not
+ * copied: the undo buffer's pages are never touched, and a rollback clears it. */
+enum { PAR_CH_NONE, PAR_CH_SAVING, PAR_CH_COPIED, PAR_CH_ZERO };
+#define PAR_CH_SAVED(s) ((s) >= PAR_CH_COPIED)
 
 /* The shadow of one global allocation. */
 typedef struct par_alloc {
@@ -80,7 +85,7 @@ typedef struct par_alloc {
     uint8_t *host;
     const char *name;          /* the allocation's name, for the note on a conflict */
     par_word *word;            /* per 4 bytes: kind | worker tag */
-    uint8_t *chunk;            /* per PAR_CHUNK bytes: 0 not saved, 1 being saved, 2 saved */
+    uint8_t *chunk;            /* per PAR_CHUNK bytes: PAR_CH_* */
     uint8_t *undo;             /* saved chunks, as they were when the launch started */
     size_t word_bytes, chunk_bytes;
     int ro;                    /* no store of the kernel reaches it (bc_flow_store_roots): reads are

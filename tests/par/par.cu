@@ -72,6 +72,16 @@ extern "C" __global__ void neighbour(int *out, int *seen) {
     }
 }
 
+// every block adds to its own word and to the next block's, without atomics
+// (read-modify-write: neighbouring blocks on two host threads conflict, and the
+// launch runs again on one from memory as it was before; with `out` filled
+// beforehand, that memory is not zeros)
+extern "C" __global__ void bump(int *out, unsigned *sink) {
+    unsigned x = spin(threadIdx.x);
+    if (threadIdx.x == 0) { out[blockIdx.x] += (int)blockIdx.x; out[blockIdx.x + 1] += 1; }
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 // block b writes byte b: neighbouring blocks write bytes of one 4-byte word
 extern "C" __global__ void bytes(unsigned char *out, unsigned *sink) {
     unsigned x = spin(threadIdx.x);
