@@ -1,9 +1,8 @@
 /* fp_approx.c -- PTX .approx instructions (MUFU-style).  rcp, rsqrt, ex2, lg2,
  * sin, cos, sqrt and tanh .approx.f32 are bit-exact with sm_90 (table interpolation
  * below), and so are the f16/bf16 ex2 and tanh forms (the f32 unit rounded toward
- * zero).  The f64 rcp/rsqrt .approx are NOT yet: they compute (nearly) correctly
- * rounded results, which are within the hardware's documented error; special values
- * (zero, inf, NaN, denormal handling) follow what the GPU was measured to do. */
+ * zero).  The f64 rcp/rsqrt .approx (MUFU.RCP64H, MUFU.RSQ64H) are the f32 tables cut to
+ * 20 fraction bits, and the non-ftz rsqrt.approx.f64 is ptxas's refinement of RSQ64H. */
 #include "fp.h"
 #include <math.h>
 #include <string.h>
@@ -726,40 +725,76 @@ uint32_t fp32_tanh_approx(uint32_t a)
     return s | (uint32_t)(127 + top - mufu_tanh_binade[e + 8].q) << 23 | ((uint32_t)(v >> (top - 23)) & 0x7fffff);
 }
 
-/* MUFU.RCP64H / RSQ64H style: only the high 32 bits of the result are
- * produced (low word zero). Rounded to nearest at bit 32 here. */
-static uint64_t hi32(uint64_t u)
+/* ---- f64: MUFU.RCP64H and MUFU.RSQ64H ------------------------------------------------
+ * rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are one MUFU.RCP64H / MUFU.RSQ64H of the
+ * operand's high word (the low word is never read) whose result is the high word, the low
+ * word being 0 (ptxas, CUDA 13.0).  The unit is the f32 one (mufu_rcp, mufu_rsq): the high
+ * word's 20 fraction bits, as an f32 fraction (3 zero bits below), go through the same table
+ * and the result's fraction is cut to its top 20 bits; the exponent is worked out apart, as
+ * in f64.  Subnormal (and zero) high words read as +-0 and a result below 2^-1022 is +-0.
+ * Every high word (all 2^32, both units) matches H200 recordings (tests/fp/README.md). */
+#define F64_HI_EXP 0x7ff00000u   /* the exponent field of an f64 high word */
+#define F64_HI_FRAC 0x000fffffu  /* its 20 fraction bits */
+#define F64_HI_NAN 0x7fffffff00000000ull   /* what both units give for a NaN */
+
+/* the f32 result r's 23 fraction bits cut to an f64 high word's 20, with exponent E */
+static uint64_t hi_word(uint32_t s, int E, uint32_t r)
 {
-    if ((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) return u & 0xffffffff00000000ull;
-    return (u + 0x80000000ull) & 0xffffffff00000000ull;
+    return (uint64_t)(s | (uint32_t)E << 20 | (r & 0x7fffff) >> 3) << 32;
 }
 
-/* these only look at the high word of the operand; NaN -> 0x7fffffff00000000 */
+/* MUFU.RCP64H: NaN gives F64_HI_NAN, +-0 (and subnormals) +-inf, +-inf +-0 */
 uint64_t fp64_rcp_approx_ftz(uint64_t a)
 {
-    a &= 0xffffffff00000000ull;
-    double x = b2d(a);
-    if ((a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
-    double r = 1.0 / x;
-    if (r != r) return 0x7fffffff00000000ull;
-    uint64_t u = d2b(r);
-    if ((u & 0x7ff0000000000000ull) == 0) u &= 0x8000000000000000ull;
-    return hi32(u);
+    uint32_t h = (uint32_t)(a >> 32), s = h & 0x80000000u, m = h & 0x7fffffffu;
+    int e = (int)(m >> 20);
+    if (m > F64_HI_EXP) return F64_HI_NAN;
+    if (e == 0) return (uint64_t)(s | F64_HI_EXP) << 32;
+    if (e == 0x7ff) return (uint64_t)s << 32;
+    uint32_t r = mufu_rcp(0x3f800000u | (h & F64_HI_FRAC) << 3);   /* 1/[1, 2): (1/2, 1] */
+    int E = 2046 - e + (int)(r >> 23) - 127;    /* 1023 - (e - 1023), less 1 where r < 1 */
+    return E <= 0 ? (uint64_t)s << 32 : hi_word(s, E, r);
+}
+
+/* MUFU.RSQ64H of high word h: NaN and negatives (-inf too) give F64_HI_NAN, +-0 (and
+ * subnormals) +-inf, +inf +0.  The f32 input keeps the exponent's parity: [1, 4), as in
+ * mufu_rsq. */
+static uint64_t rsq64h(uint32_t h)
+{
+    uint32_t s = h & 0x80000000u, m = h & 0x7fffffffu;
+    int e = (int)(m >> 20) - 1023;
+    if (m > F64_HI_EXP) return F64_HI_NAN;
+    if (!(m & F64_HI_EXP)) return (uint64_t)(s | F64_HI_EXP) << 32;
+    if (s) return F64_HI_NAN;
+    if (m == F64_HI_EXP) return 0;
+    uint32_t r = mufu_rsq((uint32_t)(127 + (e & 1)) << 23 | (h & F64_HI_FRAC) << 3);  /* (1/2, 1] */
+    return hi_word(0, 1023 - (e >> 1) + (int)(r >> 23) - 127, r);                    /* e >> 1: floor */
+}
+
+/* rsqrt.approx.f64 without .ftz: ptxas (CUDA 13.0) refines y = MUFU.RSQ64H(x) once,
+ *     t = y*y;  d = fma(x, -t, 1);  c = fma(d, 3/8, 1/2);  q = y*d;  y' = fma(c, q, y)
+ * (each rounded to nearest), for x with a normal positive high word.  Its slow path:
+ * +-0 gives +-inf, a NaN the quieted NaN (x + x), other negatives the default NaN, +inf
+ * +0, and a positive subnormal x rsqrt(x * 2^54) * 2^27. */
+static uint64_t rsqrt_refined(uint64_t a)
+{
+    double x = b2d(a), y = b2d(rsq64h((uint32_t)(a >> 32)));
+    double d = fma(x, -(y * y), 1.0);
+    return d2b(fma(fma(d, 0.375, 0.5), y * d, y));
 }
 
 uint64_t fp64_rsqrt_approx(uint64_t a, int ftz)
 {
-    if (!ftz) { /* full precision, IEEE-like NaN handling */
-        if ((a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return a | 0x0008000000000000ull;
-        double r = 1.0 / sqrt(b2d(a));
-        return r != r ? 0xfff8000000000000ull : d2b(r);
-    }
-    a &= 0xffffffff00000000ull;
-    double x = b2d(a);
-    if ((a & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
-    double r = 1.0 / sqrt(x);
-    if (r != r) return 0x7fffffff00000000ull;
-    return hi32(d2b(r));
+    if (ftz) return rsq64h((uint32_t)(a >> 32));
+    uint32_t h = (uint32_t)(a >> 32);
+    /* ptxas's test: exponent field 1 .. 0x7fe and sign 0 (unsigned wrap below 1) */
+    if (h - 0x00100000u < 0x7fe00000u) return rsqrt_refined(a);
+    if (!(a << 1)) return a | 0x7ff0000000000000ull;               /* +-0: +-inf */
+    if ((a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return a | 0x0008000000000000ull;
+    if (a >> 63) return FP64_DEFAULT_NAN;
+    if (a == 0x7ff0000000000000ull) return 0;
+    /* subnormal: x * 2^54 is exact and normal; so is the result times 2^27 */
+    return d2b(b2d(rsqrt_refined(d2b(b2d(a) * 0x1p54))) * 0x1p27);
 }
 
 /* The f16 and bf16 forms (MUFU.EX2.F16, .BF16, MUFU.TANH.F16, .BF16) are the f32

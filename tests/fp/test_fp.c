@@ -80,6 +80,9 @@ static uint64_t compute(const opdesc *d, const uint64_t *s)
     if ((d->type == T_F16 || d->type == T_BF16 || d->type == T_F16X2 || d->type == T_BF16X2) &&
         (!strcmp(o, "ex2") || !strcmp(o, "tanh")))
         g_approx_kind = 0;
+    /* rcp/rsqrt.approx{.ftz}.f64: MUFU.RCP64H/RSQ64H (mufu_check.c: every high word) */
+    if (d->type == T_F64 && (!strcmp(o, "rcp") || !strcmp(o, "rsqrt")))
+        g_approx_kind = 0;
     if (!strcmp(o, "cvt")) {
         int fl = (d->ftz ? FP_CVT_FTZ : 0) | (d->sat ? FP_CVT_SAT : 0) | (d->relu ? FP_CVT_RELU : 0) |
                  (d->satfinite ? FP_CVT_SATFINITE : 0);
@@ -213,7 +216,6 @@ static int approx_ok(const opdesc *d, int t, uint64_t in, uint64_t gpu, uint64_t
         return err <= 4;
     }
     int64_t u = ulpdist(f, gpu, me);
-    if (t == T_F64 && d->ftz) u >>= 32; /* rcp/rsqrt.approx.ftz.f64: high word only */
     if (((gpu ^ me) >> (f.mb + f.eb)) & 1) { if (g == 0 && m == 0) u = 0; }
     if ((double)u > *maxerr) *maxerr = (double)u;
     return u <= 4;
