@@ -2,10 +2,14 @@
  * ops (vm/fp_approx.c) against H200 recordings made with gpu_approx_record.cu:
  * each row is a whole binade (or two) of inputs, or all 65536 of a 16-bit form,
  * and the FNV-1a 64 hash of the GPU's (.ftz) results in input order.  The recordings themselves are kept out
- * of git (gpu/approx/). */
+ * of git (gpu/approx/).  Then rcp/rsqrt.approx.f64 against f64_hashes.inc (gpu_f64_record.cu): some
+ * binades of high words by default, all 2^32 high words with --all (a few minutes). */
 #include "fp.h"
+#include "f64_inputs.h"
+#include "f64_hashes.inc"
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS, M_SQRT, M_TANH, M_EX2H, M_EX2BF, M_TANHH, M_TANHBF };
 static const char *const names[] = {"rcp.approx.ftz.f32", "rsqrt.approx.ftz.f32", "ex2.approx.ftz.f32",
@@ -86,9 +90,62 @@ static uint32_t tanh_one(uint32_t a, int ftz)   /* tanh.approx.f32 has no .ftz *
 }
 #endif
 
-int main(void)
+/* ---- rcp/rsqrt.approx{.ftz}.f64 against f64_hashes.inc ---- */
+static uint64_t f64_op(int op, uint64_t x)   /* op: 0 rcp.ftz, 1 rsqrt.ftz, 2 rsqrt */
 {
+    return op == 0 ? fp64_rcp_approx_ftz(x) : fp64_rsqrt_approx(x, op == 1);
+}
+
+/* the binades checked without --all: exponent fields 0 .. 2 (subnormal and zero high words,
+ * the smallest normals), 0x3fd .. 0x401 (around 1), 0x7fc .. 0x7ff (the largest, inf, NaN),
+ * both signs, and every 64th binade */
+static int f64_default_binade(uint32_t b)
+{
+    uint32_t ef = b & 0x7ff;
+    return ef <= 2 || (ef >= 0x3fd && ef <= 0x401) || ef >= 0x7fc || b % 64 == 21;
+}
+
+static int check_f64(int all)
+{
+    static const struct { const char *name; int op, lo, set; } rows[] = {
+        {"rcp.approx.ftz.f64", 0, 1, 0}, {"rsqrt.approx.ftz.f64", 1, 1, 1},
+        {"rsqrt.approx.f64", 2, 1, 2},   {"rsqrt.approx.f64", 2, 0, 3},
+        /* --all only: the .ftz forms with low word 0 hash as with f64_low (so on the H200) */
+        {"rcp.approx.ftz.f64", 0, 0, 0}, {"rsqrt.approx.ftz.f64", 1, 0, 1},
+    };
     int fails = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (r >= 4 && !all) break;
+        int n = 0, bad = 0;
+        for (uint32_t b = 0; b < 4096; b++) {
+            if (!all && !f64_default_binade(b)) continue;
+            uint64_t h = F64_FNV_BASIS;
+            for (uint32_t i = 0; i < (1u << 20); i++) {
+                uint32_t hi = b << 20 | i;
+                h = f64_fnv(h, f64_op(rows[r].op, (uint64_t)hi << 32 | (rows[r].lo ? f64_low(hi) : 0)));
+            }
+            n++;
+            if (h != f64_binade_hash[rows[r].set][b]) {
+                if (bad++ < 4) printf("  binade %08x differs\n", b << 20);
+            }
+        }
+        fails += bad != 0;
+        printf("%s %-22s low word %s: %d binades of 2^20 high words, %d differ\n", bad ? "FAIL" : "PASS",
+               rows[r].name, rows[r].lo ? "f64_low" : "0", n, bad);
+    }
+    for (int op = 0; op < 3; op++) {
+        uint64_t h = F64_FNV_BASIS;
+        for (uint32_t i = 0; i < F64_N_RANDOM; i++) h = f64_fnv(h, f64_op(op, f64_input(i)));
+        int ok = h == f64_random_hash[op];
+        fails += !ok;
+        printf("%s %-22s %u pseudo-random operands (f64_input)\n", ok ? "PASS" : "FAIL", rows[op].name, F64_N_RANDOM);
+    }
+    return fails;
+}
+
+int main(int argc, char **argv)
+{
+    int fails = 0, all = argc > 1 && !strcmp(argv[1], "--all");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         uint64_t h = 0xcbf29ce484222325ull;
         for (uint32_t i = 0; i < rows[r].n; i++) {
@@ -152,6 +209,7 @@ int main(void)
         }
     } else printf("SKIP whole-warp rows: this CPU has no AVX2\n");
 #endif
+    fails += check_f64(all);
     printf("mufu exhaustive: %d failed\n", fails);
     return fails != 0;
 }
