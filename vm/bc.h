@@ -319,6 +319,12 @@ enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWA
  * reads cannot all be listed (count[] then means nothing). */
 int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
 
+/* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the
+ * register operands of f's collectives that hold a constant set by an unguarded mov
+ * earlier in their basic block name the constant's slot instead; returns how many
+ * fields changed, -1 (code unchanged) when out of memory. */
+int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code);
+
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */
 int bc_flow_call_saves(bc_module *m);
 

@@ -283,6 +283,63 @@ int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count)
     return 0;
 }
 
+/* ---- constants forwarded into collectives ---------------------------------------------
+ * CUDA's __shfl_*_sync, __ballot_sync and friends are inline assembly with register
+ * operands, so nvcc puts lane, clamp and membermask into registers first:
+ *     mov.u32 %r18, 1;  mov.u32 %r17, 0;  mov.u32 %r19, -1;
+ *     shfl.sync.up.b32 %r20|%p1, %r16, %r18, %r17, %r19;
+ * The whole-warp paths of the collectives (vm/warp.c) skip their per-lane operand checks
+ * when these are immediates (constant-pool slots).  A collective's source field naming a
+ * register that an unguarded mov of a constant set earlier in the same basic block, with
+ * nothing in between that may write it, can name that constant instead: every lane at the
+ * collective came through the mov (a block is entered at its first instruction only), so
+ * the register holds the constant in every lane. */
+
+/* Whether slot field v names a constant-pool slot (the same value in every lane). */
+static int const_slot(const bc_module *m, uint32_t v)
+{
+    return v % BC_WARP == 0 && v / BC_WARP < m->nconsts;
+}
+
+int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code)
+{
+    flow_fn F = { .m = m, .f = f, .n = f->pc_end - f->pc_begin };
+    if (!F.n || !f->nslots) return 0;
+    F.leader = calloc(F.n, 1);
+    uint32_t *cst = malloc(sizeof *cst * f->nslots), *gen = calloc(f->nslots, sizeof *gen);
+    if (!F.leader || !cst || !gen) { free(F.leader); free(cst); free(gen); return -1; }
+    mark_leaders(&F);
+    uint32_t cur = 0;                  /* gen[r] == cur: r holds constant cst[r] in every lane */
+    int changed = 0;
+    for (uint32_t i = 0; i < F.n; i++) {
+        const bc_insn *I = &m->code[f->pc_begin + i];
+        bc_insn *O = &code[f->pc_begin + i];
+        if (F.leader[i]) cur++;
+        if (bc_op_fmt[I->op] == F_COLL) {
+            uint32_t *field[4] = { &O->a, &O->b, &O->c, &O->x };
+            for (int k = 0; k < 4; k++) {
+                int64_t r = reg_of(f, *field[k]);
+                if (r >= 0 && gen[r] == cur) { *field[k] = cst[r]; changed++; }
+            }
+        }
+        /* what I may write is no longer known (a call or matrix instruction: nothing is) */
+        int fmt = bc_op_fmt[I->op];
+        if (fmt == F_CALL || fmt == F_MMA) { cur++; continue; }
+        int64_t r = reg_of(f, I->d);
+        if (r >= 0) gen[r] = 0;
+        if ((r = reg_of(f, I->e)) >= 0) gen[r] = 0;
+        if (fmt == F_LD)
+            for (uint32_t k = 0; k < I->n && I->x + k < m->nextra; k++)
+                if ((r = reg_of(f, m->extra[I->x + k])) >= 0) gen[r] = 0;
+        if (I->op == OP_MOV && I->guard == BC_NO_GUARD && const_slot(m, I->a) && (r = reg_of(f, I->d)) >= 0) {
+            cst[r] = I->a;
+            gen[r] = cur;
+        }
+    }
+    free(F.leader); free(cst); free(gen);
+    return changed;
+}
+
 /* ---- liveness at call sites --------------------------------------------------------- */
 
 /* Successors of the block ending at pc (relative); returns how many (BRX

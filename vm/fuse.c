@@ -7,7 +7,10 @@
  * cannot take its fast path runs the original instruction.  The original
  * code, which the disassembler, the analyses and every observer read, is
  * untouched, and the copy differs only in the opcode and the `b`, `e` and `x`
- * fields of the marked instructions.
+ * fields of the marked instructions, and in the operands of collectives that
+ * name a register holding a constant (vm/flow.c, bc_flow_forward_consts: they
+ * name the constant's slot instead, which lets the whole-warp paths skip their
+ * per-lane operand checks).
  *
  * OP_LDS_FMA, the inner loop of a tiled matrix product:
  *
@@ -154,20 +157,21 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
 
 void bc_fuse(bc_module *m)
 {
-    bc_insn *fused = NULL;
+    if (!m->ncode) return;
+    bc_insn *fused = malloc(sizeof *fused * m->ncode);
     fuse_out o = { 0 };
+    int any = 0;                       /* whether the copy differs from the code */
+    if (!fused) return;
+    memcpy(fused, m->code, sizeof *fused * m->ncode);
     for (int f = 0; f < m->nfuncs; f++) {
         const bc_func *fn = &m->funcs[f];
         uint32_t *count = NULL;
         int counted = 0;
         if (fn->kind != BC_FN_DEFINED) continue;
+        any |= bc_flow_forward_consts(m, fn, fused) > 0;
         for (uint32_t p = fn->pc_begin; p + 3 <= fn->pc_end; p++) {
             if (!lds_fma_triple(&m->code[p])) continue;
-            if (!fused) {
-                fused = malloc(sizeof *fused * m->ncode);
-                if (!fused) { free(count); return; }
-                memcpy(fused, m->code, sizeof *fused * m->ncode);
-            }
+            any = 1;
             if (!counted) {         /* without the counts every result is written */
                 counted = 1;
                 count = malloc(sizeof *count * (fn->nslots ? fn->nslots : 1));
@@ -178,7 +182,7 @@ void bc_fuse(bc_module *m)
         }
         free(count);
     }
-    if (o.oom) {                       /* no superinstructions rather than some undecoded */
+    if (o.oom || !any) {               /* no superinstructions rather than some undecoded */
         free(fused); free(o.heads); free(o.steps);
         return;
     }

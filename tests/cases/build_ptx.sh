@@ -9,7 +9,7 @@ ptx() {   # ptx DIR SRC OUT [extra nvcc flags...]
    sed -i -e "s#\"$ROOT/$d/#\"#g" -e 's#"/usr/local/cuda[^"]*/include/#"cuda/include/#g' -e 's#"/usr/include/#"sys/include/#g' "$o")
 }
 for c in int_edge atomics_all mem_forms calls_recursion printf_formats assert_fail trap_kernel \
-         cub_block warp_algos barriers_named fp_rounding grid_3d cvt_edge tile_fma half_math; do
+         cub_block warp_algos barriers_named fp_rounding grid_3d cvt_edge tile_fma half_math shfl_forward; do
   [ -f "$ROOT/tests/cases/$c/$c.cu" ] && ptx tests/cases/$c $c.cu $c.ptx -lineinfo
 done
 # tile_fma with -ftz=true (fma.rn.ftz.f32, as -use_fast_math), used by the tile_fma_ftz case
