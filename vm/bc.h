@@ -320,8 +320,9 @@ enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWA
 int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
 
 /* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the
- * register operands of f's collectives that hold a constant set by an unguarded mov
- * earlier in their basic block name the constant's slot instead; returns how many
+ * register operands of f's collectives that surely hold a constant set by an unguarded
+ * mov (earlier in their basic block, or the register's only setter in f) name the
+ * constant's slot instead; returns how many
  * fields changed, -1 (code unchanged) when out of memory. */
 int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code);
 

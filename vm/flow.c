@@ -290,15 +290,65 @@ int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count)
  *     shfl.sync.up.b32 %r20|%p1, %r16, %r18, %r17, %r19;
  * The whole-warp paths of the collectives (vm/warp.c) skip their per-lane operand checks
  * when these are immediates (constant-pool slots).  A collective's source field naming a
- * register that an unguarded mov of a constant set earlier in the same basic block, with
- * nothing in between that may write it, can name that constant instead: every lane at the
- * collective came through the mov (a block is entered at its first instruction only), so
- * the register holds the constant in every lane. */
+ * register r can name constant K instead when r holds K in every lane there:
+ *   - in its basic block: an unguarded mov of K set r earlier in the block, and nothing in
+ *     between may set it (every lane at the collective came through the mov: a block is
+ *     entered at its first instruction only);
+ *   - in its function: every instruction that may set r is an unguarded mov of K, and no
+ *     thread may read r before writing it (maybe_uninit): whatever path a lane took, r is
+ *     K there (nvcc's virtual registers are mostly set once: a membermask or clamp set
+ *     before a loop of shuffles). */
 
 /* Whether slot field v names a constant-pool slot (the same value in every lane). */
 static int const_slot(const bc_module *m, uint32_t v)
 {
     return v % BC_WARP == 0 && v / BC_WARP < m->nconsts;
+}
+
+/* The function's registers that I may write (d, e, a load's or unpack's list) into r;
+ * returns how many, or -1 when they are not listed here (a call's or matrix
+ * instruction's lists, a longer list). */
+static int insn_may_defs(const flow_fn *F, const bc_insn *I, int64_t *r)
+{
+    int fmt = bc_op_fmt[I->op], n = 0;
+    if (fmt == F_CALL || fmt == F_MMA || (fmt == F_LD && I->n > FLOW_MAX_LIST)) return -1;
+    if ((r[n] = reg_of(F->f, I->d)) >= 0) n++;
+    if ((r[n] = reg_of(F->f, I->e)) >= 0) n++;
+    if (fmt == F_LD)
+        for (uint32_t k = 0; k < I->n && I->x + k < F->m->nextra; k++)
+            if ((r[n] = reg_of(F->f, F->m->extra[I->x + k])) >= 0) n++;
+    return n;
+}
+
+/* The constant slot of an unguarded mov of a constant into register r, or UINT32_MAX. */
+static uint32_t mov_const(const flow_fn *F, const bc_insn *I, int64_t r)
+{
+    return I->op == OP_MOV && I->guard == BC_NO_GUARD && const_slot(F->m, I->a) && reg_of(F->f, I->d) == r
+               ? I->a : UINT32_MAX;
+}
+
+#define FC_NONE UINT32_MAX             /* no constant known */
+#define FC_MANY (UINT32_MAX - 1)       /* set otherwise than by one constant */
+
+/* glob[r] = K when every instruction of f that may set r is an unguarded mov of K and
+ * no thread may read r unwritten; else FC_NONE. */
+static void function_consts(const flow_fn *F, uint32_t *glob)
+{
+    const bc_func *f = F->f;
+    int64_t r[FLOW_MAX_OPS];
+    for (uint32_t k = 0; k < f->nslots; k++) glob[k] = FC_NONE;
+    if (!F->m->maybe_uninit) return;
+    for (uint32_t i = 0; i < F->n; i++) {
+        const bc_insn *I = &F->m->code[f->pc_begin + i];
+        int n = insn_may_defs(F, I, r);
+        if (n < 0) { for (uint32_t k = 0; k < f->nslots; k++) glob[k] = FC_NONE; return; }   /* a call: none known */
+        for (int k = 0; k < n; k++) {
+            uint32_t K = mov_const(F, I, r[k]);
+            glob[r[k]] = K == FC_NONE || (glob[r[k]] != FC_NONE && glob[r[k]] != K) ? FC_MANY : K;
+        }
+    }
+    for (uint32_t k = 0; k < f->nslots; k++)
+        if (glob[k] == FC_MANY || F->m->maybe_uninit[f->slot_base + k]) glob[k] = FC_NONE;
 }
 
 int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code)
@@ -307,10 +357,13 @@ int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code)
     if (!F.n || !f->nslots) return 0;
     F.leader = calloc(F.n, 1);
     uint32_t *cst = malloc(sizeof *cst * f->nslots), *gen = calloc(f->nslots, sizeof *gen);
-    if (!F.leader || !cst || !gen) { free(F.leader); free(cst); free(gen); return -1; }
+    uint32_t *glob = malloc(sizeof *glob * f->nslots);
+    if (!F.leader || !cst || !gen || !glob) { free(F.leader); free(cst); free(gen); free(glob); return -1; }
     mark_leaders(&F);
+    function_consts(&F, glob);
     uint32_t cur = 0;                  /* gen[r] == cur: r holds constant cst[r] in every lane */
     int changed = 0;
+    int64_t r[FLOW_MAX_OPS];
     for (uint32_t i = 0; i < F.n; i++) {
         const bc_insn *I = &m->code[f->pc_begin + i];
         bc_insn *O = &code[f->pc_begin + i];
@@ -318,25 +371,21 @@ int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code)
         if (bc_op_fmt[I->op] == F_COLL) {
             uint32_t *field[4] = { &O->a, &O->b, &O->c, &O->x };
             for (int k = 0; k < 4; k++) {
-                int64_t r = reg_of(f, *field[k]);
-                if (r >= 0 && gen[r] == cur) { *field[k] = cst[r]; changed++; }
+                int64_t q = reg_of(f, *field[k]);
+                if (q < 0) continue;
+                uint32_t K = gen[q] == cur ? cst[q] : glob[q];
+                if (K != FC_NONE) { *field[k] = K; changed++; }
             }
         }
-        /* what I may write is no longer known (a call or matrix instruction: nothing is) */
-        int fmt = bc_op_fmt[I->op];
-        if (fmt == F_CALL || fmt == F_MMA) { cur++; continue; }
-        int64_t r = reg_of(f, I->d);
-        if (r >= 0) gen[r] = 0;
-        if ((r = reg_of(f, I->e)) >= 0) gen[r] = 0;
-        if (fmt == F_LD)
-            for (uint32_t k = 0; k < I->n && I->x + k < m->nextra; k++)
-                if ((r = reg_of(f, m->extra[I->x + k])) >= 0) gen[r] = 0;
-        if (I->op == OP_MOV && I->guard == BC_NO_GUARD && const_slot(m, I->a) && (r = reg_of(f, I->d)) >= 0) {
-            cst[r] = I->a;
-            gen[r] = cur;
+        int n = insn_may_defs(&F, I, r);
+        if (n < 0) { cur++; continue; }    /* what I may write is not known: nothing is */
+        for (int k = 0; k < n; k++) {
+            uint32_t K = mov_const(&F, I, r[k]);
+            cst[r[k]] = K;
+            gen[r[k]] = K == FC_NONE ? 0 : cur;
         }
     }
-    free(F.leader); free(cst); free(gen);
+    free(F.leader); free(cst); free(gen); free(glob);
     return changed;
 }
 

@@ -8,7 +8,7 @@
  * code, which the disassembler, the analyses and every observer read, is
  * untouched, and the copy differs only in the opcode and the `b`, `e` and `x`
  * fields of the marked instructions, and in the operands of collectives that
- * name a register holding a constant (vm/flow.c, bc_flow_forward_consts: they
+ * name a register surely holding a constant (vm/flow.c, bc_flow_forward_consts: they
  * name the constant's slot instead, which lets the whole-warp paths skip their
  * per-lane operand checks).
  *

@@ -3,10 +3,10 @@
 // with register operands).  ptxemu's runs without observers read such an operand as the
 // constant when the mov is earlier in the same basic block with nothing in between that may
 // set the register again (vm/flow.c, bc_flow_forward_consts).  Each slot below sets it again
-// in another way, or not; 2 warps, 12 results per thread.
+// in another way, or not; 2 warps, 14 results per thread.
 #include <cstdint>
 
-#define K 12
+#define K 14
 
 extern "C" __global__ void shfl_forward(const unsigned *in, unsigned *out) {
     __shared__ unsigned sh[64 * 2];
@@ -61,4 +61,15 @@ extern "C" __global__ void shfl_forward(const unsigned *in, unsigned *out) {
     asm volatile("{ .reg .b32 d, c; mov.u32 d, 16; mov.u32 c, 0x0f0f; shfl.sync.down.b32 %0, %1, d, c, -1; }"
                  : "=r"(r) : "r"(v));
     o[11] = r;
+    // 12: lane and membermask constants set once, before a loop of shuffles (the function-wide
+    // case: every lane is at 1 and -1 there whatever path it took): a running sum over 3 steps
+    asm volatile("{ .reg .b32 d, m, s, x, i; .reg .pred p; mov.u32 d, 1; mov.u32 m, -1; mov.u32 s, %1; mov.u32 i, 0;"
+                 " L%=: shfl.sync.up.b32 x|p, s, d, 0, m; @p add.u32 s, s, x; add.u32 i, i, 1; setp.lt.u32 p, i, 3;"
+                 " @p bra L%=; mov.u32 %0, s; }" : "=r"(r) : "r"(v));
+    o[12] = r;
+    // 13: set by a mov of 3 in the odd lanes and by an add (5) in the others, then shuffled
+    asm volatile("{ .reg .b32 q, b; .reg .pred p; and.b32 b, %2, 1; setp.ne.u32 p, b, 0; @p bra A%=;"
+                 " add.u32 q, b, 5; bra.uni B%=; A%=: mov.u32 q, 3; B%=: shfl.sync.idx.b32 %0, %1, q, 31, -1; }"
+                 : "=r"(r) : "r"(v), "r"(lane));
+    o[13] = r;
 }
