@@ -130,7 +130,9 @@ static inline int par_track(struct vm_launch *L, uint32_t tag, par_alloc *a, uin
     if (a->ro) return how == PAR_READ ? 0 : par_ro_write(L, a, off);
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     for (uint64_t wi = w0; wi <= w1; wi++) {
-        uint32_t s = __atomic_load_n(&a->word[wi], __ATOMIC_RELAXED);
+        /* acquire: a word another worker moved to a shared reduction was saved (its chunk
+         * read by ensure_saved) before that move; this worker's access comes after the save */
+        uint32_t s = __atomic_load_n(&a->word[wi], __ATOMIC_ACQUIRE);
         if (s == (PAR_K_WRITE | tag)) continue;                     /* this worker's: anything goes */
         if (how == PAR_READ && (s == (PAR_K_READ | tag) || s == PAR_K_READ)) continue;
         if (how >= PAR_RED && (s & ~PAR_TAG_MASK) == PAR_K_RED(how - PAR_RED + 1) && ((s & PAR_TAG_MASK) == tag || !(s & PAR_TAG_MASK)))
