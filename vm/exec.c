@@ -352,15 +352,6 @@ static uint32_t cvt_tf32(uint32_t a, int mode, int satfinite)
 
 static fp_type ftype(int code) { return code == 16 ? FP_F16 : code == 17 ? FP_BF16 : code == 32 ? FP_F32 : FP_F64; }
 
-/* fp32_div_approx for a normal divisor and no .ftz: a times the reciprocal rounded to f32, a
- * subnormal reciprocal flushed (fp_approx.c) */
-static inline float div_approx_host(float a, float b)
-{
-    float rc = (float)(1.0 / (double)b);
-    if (!(bf32(rc) & 0x7f800000u)) rc = copysignf(0.0f, rc);
-    return (float)((double)a * (double)rc);
-}
-
 /* cvt.{rni,rzi,rmi,rpi} of an f32 or f64 to its own type (rintf, truncf,
  * floorf, ceilf) on the host: with the default rounding (vm_run) the
  * same result as fp_cvt_frint for every number; NaNs differ (the caller
@@ -2497,19 +2488,17 @@ next_group:
 #undef F32_FTZ_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
-        /* div.approx and div.full (-use_fast_math's a / b) as vm/fp_approx.c computes them, on the
-         * host in one loop; the lanes where it treats operands or results apart (a zero or
-         * subnormal divisor, NaN, with .ftz a zero or subnormal operand or result) it redoes */
-        vmcase(DIV_APPROX_F32)
-            if (m == FULL) LANES_FIX(bf32(div_approx_host(f32(A), f32(B))), (v_ & 0x7fffffffu) > 0x7f800000u || !(B & 0x7f800000u) ||
-                      (FTZ && (!(A & 0x7f800000u) || !(v_ & 0x7f800000u))), fp32_div_approx(A32, B32, FTZ));
-            else LANES_D(fp32_div_approx(A32, B32, FTZ));
-            vmnext
-        vmcase(DIV_FULL_F32)
-            if (m == FULL) LANES_FIX(bf32((float)((double)f32(A) / (double)f32(B))), (v_ & 0x7fffffffu) > 0x7f800000u ||
-                      (FTZ && (!(A & 0x7f800000u) || !(B & 0x7f800000u) || !(v_ & 0x7f800000u))), fp32_div_full(A32, B32, FTZ));
-            else LANES_D(fp32_div_full(A32, B32, FTZ));
-            vmnext
+        /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
+         * dividend (vm/fp_approx.c); a whole warp by its AVX2 row, which redoes the lanes it
+         * leaves with the same scalar function */
+#if defined(__AVX2__)
+#define DIV_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, R + I->b, FTZ); vmnext }
+#else
+#define DIV_ROW(fn)
+#endif
+        vmcase(DIV_APPROX_F32) DIV_ROW(fp32_div_approx) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) DIV_ROW(fp32_div_full) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
+#undef DIV_ROW
         vmcase(SQRT_F32)
 #if defined(__AVX2__)
             if (m == FULL && RND == FP_RN && !FTZ) {

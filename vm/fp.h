@@ -50,6 +50,9 @@ uint32_t fp32_copysign(uint32_t a, uint32_t b); /* PTX copysign d,a,b: |b| with 
 /* approximations (vm/fp_approx.c) */
 uint32_t fp32_div_approx(uint32_t a, uint32_t b, int ftz);      /* div.approx */
 uint32_t fp32_div_full(uint32_t a, uint32_t b, int ftz);        /* div.full   */
+/* fp32_div_approx and fp32_div_full of 32 lanes (zero-extended in 64-bit slots); need AVX2 */
+void fp32_div_approx_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int ftz);
+void fp32_div_full_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int ftz);
 uint32_t fp32_rcp_approx(uint32_t a, int ftz);
 /* fp32_rcp_approx of 32 lanes (zero-extended in 64-bit slots); needs AVX2 (x86-64 only) */
 void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz);

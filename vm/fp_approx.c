@@ -2,7 +2,8 @@
  * sin, cos, sqrt and tanh .approx.f32 are bit-exact with sm_90 (table interpolation
  * below), and so are the f16/bf16 ex2 and tanh forms (the f32 unit rounded toward
  * zero).  The f64 rcp/rsqrt .approx (MUFU.RCP64H, MUFU.RSQ64H) are the f32 tables cut to
- * 20 fraction bits, and the non-ftz rsqrt.approx.f64 is ptxas's refinement of RSQ64H. */
+ * 20 fraction bits, and the non-ftz rsqrt.approx.f64 is ptxas's refinement of RSQ64H.
+ * div.full and div.approx .f32 are ptxas's MUFU.RCP of the divisor times the dividend. */
 #include "fp.h"
 #include <math.h>
 #include <string.h>
@@ -358,22 +359,44 @@ static inline int finite_nonzero32(uint32_t a)
     return m != 0 && m < 0x7f800000u;
 }
 
+/* ---- div.approx.f32 and div.full.f32 ------------------------------------------------------
+ * ptxas (CUDA 13.0, sm_90) makes each form one MUFU.RCP of the divisor and one FMUL by the
+ * dividend; where the unit would lose the divisor, both operands are first multiplied by the
+ * same power of two (FMUL, rounded to nearest: exact but for overflow, and for subnormal
+ * products of 1/4):
+ *   div.approx.ftz.f32  FMUL.FTZ(a, RCP(b))
+ *   div.approx.f32      |b| < 2^-126 (zero too; not NaN): a, b *= 2^24;  FMUL(RCP(b), a)
+ *   div.full.ftz.f32    |b| > 2^126 (inf too; not NaN): a, b *= 1/4 (FMUL.FTZ);  FMUL.FTZ(RCP(b), a)
+ *   div.full.f32        both scalings;  FMUL(RCP(b), a)
+ * MUFU.RCP is rcp.approx.ftz.f32 (mufu_rcp: a subnormal divisor reads as +-0, a reciprocal
+ * below 2^-126 is +-0).  So div.approx.f32 of |b| > 2^126 is +-0 (NaN for an infinite a), as
+ * the PTX manual says.  Bit-exact with the H200 (tests/fp/README.md). */
+#define F32_MIN_NORMAL 0x00800000u   /* 2^-126 */
+#define F32_TWO126 0x7e800000u       /* 2^126 */
+#define F32_INF 0x7f800000u
+#define F32_TWO24 0x4b800000u        /* 2^24: the scale of a subnormal divisor */
+#define F32_QUARTER 0x3e800000u      /* 1/4: the scale of a divisor above 2^126 */
+
+/* RCP(b * sc) * (a * sc), each product rounded to nearest (sc 0: no scaling) */
+static uint32_t div_by_rcp(uint32_t a, uint32_t b, uint32_t sc, int ftz)
+{
+    if (sc) {
+        a = fp32_mul(a, sc, FP_RN, ftz, 0);
+        b = fp32_mul(b, sc, FP_RN, ftz, 0);
+    }
+    return fp32_mul(fp32_rcp_approx(b, 1), a, FP_RN, ftz, 0);
+}
+
 uint32_t fp32_div_approx(uint32_t a, uint32_t b, int ftz)
 {
-    if (ftz) { a = ftz32(a); b = ftz32(b); }
-    /* div.approx = a * rcp.approx(b), where a subnormal reciprocal is flushed
-     * (so |b| in (2^126, 2^128) gives 0 or NaN for a = inf, as on hardware) */
-    if (!ftz && (b & 0x7f800000u) == 0) /* subnormal divisor: hardware pre-scales */
-        return out32((double)b2f(a) / (double)b2f(b), 0);
-    float rc = (float)(1.0 / (double)b2f(b));
-    if (rc == rc && (f2b(rc) & 0x7f800000u) == 0) rc = copysignf(0.0f, rc);
-    return out32((double)b2f(a) * (double)rc, ftz);
+    return div_by_rcp(a, b, !ftz && (b & 0x7fffffffu) < F32_MIN_NORMAL ? F32_TWO24 : 0, ftz);
 }
 
 uint32_t fp32_div_full(uint32_t a, uint32_t b, int ftz)
 {
-    if (ftz) { a = ftz32(a); b = ftz32(b); }
-    return out32((double)b2f(a) / (double)b2f(b), ftz);
+    uint32_t m = b & 0x7fffffffu;
+    uint32_t sc = m > F32_TWO126 && m <= F32_INF ? F32_QUARTER : !ftz && m < F32_MIN_NORMAL ? F32_TWO24 : 0;
+    return div_by_rcp(a, b, sc, ftz);
 }
 
 uint32_t fp32_rcp_approx(uint32_t a, int ftz)
@@ -597,6 +620,63 @@ __attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz,
 __attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
     mufu_row(d, a, ftz, rcp4, fp32_rcp_approx);
+}
+
+/* fp32_div_full (full) or fp32_div_approx of 4 lanes: MUFU.RCP of b (rcp4 as .ftz) times a, the
+ * product exact in doubles and rounded once to f32 (as FMUL).  Bad, for the scalar function to
+ * redo: b zero, subnormal, inf or NaN (the scalings and the unit's special cases), with full
+ * |b| > 2^126 (scaled by 1/4), a inf or NaN, and with .ftz a zero or subnormal a and nonzero
+ * results up to 2^-126 (fp32_mul's tininess rule decides those). */
+__attribute__((target("avx2"))) static inline __m256i div4(__m256i va, __m256i vb, int ftz, int full, __m256i *bad)
+{
+    const __m256i absm = _mm256_set1_epi64x(0x7fffffff), zero = _mm256_setzero_si256();
+    const __m256i fmax = _mm256_set1_epi64x(0x7f7fffff), pack = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i rbad, r = rcp4(vb, 1, &rbad);
+    __m256i b = rbad, ma = _mm256_and_si256(va, absm);
+    b = _mm256_or_si256(b, _mm256_cmpgt_epi64(ma, fmax));
+    if (full) b = _mm256_or_si256(b, _mm256_cmpgt_epi64(_mm256_and_si256(vb, absm), _mm256_set1_epi64x(F32_TWO126)));
+    if (ftz) b = _mm256_or_si256(b, _mm256_cmpgt_epi64(_mm256_set1_epi64x(F32_MIN_NORMAL), ma));
+    __m128 af = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(va, pack)));
+    __m128 rf = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(r, pack)));
+    __m256i q = _mm256_cvtepu32_epi64(_mm_castps_si128(_mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_cvtps_pd(rf)))));
+    if (ftz) {
+        __m256i mq = _mm256_and_si256(q, absm);
+        b = _mm256_or_si256(b, _mm256_andnot_si256(_mm256_cmpeq_epi64(mq, zero),
+                                                   _mm256_cmpgt_epi64(_mm256_set1_epi64x(F32_MIN_NORMAL + 1), mq)));
+    }
+    *bad = b;
+    return q;
+}
+
+/* div4 over 32 lanes, then the scalar function for the lanes it leaves (d may be a or b) */
+__attribute__((target("avx2"), always_inline)) static inline void div_row(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                                          int ftz, int full)
+{
+    uint64_t sa[32], sb[32];
+    memcpy(sa, a, sizeof sa);
+    memcpy(sb, b, sizeof sb);
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
+    uint32_t redo = 0;
+    for (int l = 0; l < 32; l += 4) {
+        __m256i bad, r = div4(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sa + l)), lo),
+                              _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sb + l)), lo), ftz, full, &bad);
+        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
+        _mm256_storeu_si256((__m256i *)(d + l), r);
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = full ? fp32_div_full((uint32_t)sa[l], (uint32_t)sb[l], ftz) : fp32_div_approx((uint32_t)sa[l], (uint32_t)sb[l], ftz);
+    }
+}
+
+__attribute__((target("avx2"))) void fp32_div_approx_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int ftz)
+{
+    div_row(d, a, b, ftz, 0);
+}
+
+__attribute__((target("avx2"))) void fp32_div_full_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int ftz)
+{
+    div_row(d, a, b, ftz, 1);
 }
 
 __attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint64_t *a, int ftz)
