@@ -3,13 +3,21 @@
  * each row is a whole binade (or two) of inputs, or all 65536 of a 16-bit form,
  * and the FNV-1a 64 hash of the GPU's (.ftz) results in input order.  The recordings themselves are kept out
  * of git (gpu/approx/).  Then rcp/rsqrt.approx.f64 against f64_hashes.inc (gpu_f64_record.cu): some
- * binades of high words by default, all 2^32 high words with --all (a few minutes). */
+ * binades of high words by default, all 2^32 high words with --all (a few minutes).  Then
+ * div.full/div.approx{.ftz}.f32 against f32div_hashes.inc (gpu_f32div_record.cu): some binades of
+ * the sweeps, some exponent rows of the pairs and the first random group by default; with --all
+ * all pairs and random groups and every edge binade of the sweeps (a few minutes); --div-sweeps
+ * adds the sweeps' hashes over all 2^32 inputs (whole-warp rows; about an hour); --div-rec DIR
+ * STRIDE checks every STRIDE-th binade of each sweep against a recording's per-binade hashes. */
 #include "fp.h"
 #include "f64_inputs.h"
 #include "f64_hashes.inc"
+#include "f32div_inputs.h"
+#include "f32div_hashes.inc"
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 
 enum { M_RCP, M_RSQ, M_EX2, M_LG2, M_SIN, M_COS, M_SQRT, M_TANH, M_EX2H, M_EX2BF, M_TANHH, M_TANHBF };
 static const char *const names[] = {"rcp.approx.ftz.f32", "rsqrt.approx.ftz.f32", "ex2.approx.ftz.f32",
@@ -143,9 +151,240 @@ static int check_f64(int all)
     return fails;
 }
 
+/* ---- div.full/div.approx{.ftz}.f32 against f32div_hashes.inc ---- */
+static const char *const div_names[DIV_NOPS] = {"div.full.f32", "div.full.ftz.f32", "div.approx.f32", "div.approx.ftz.f32"};
+/* the binades (sign << 8 | exponent field) of div_sweep_edge: subnormals, the smallest normals,
+ * [1, 2), [2^126, 2^127), [2^127, 2^128), inf and NaN, negative subnormals, -[2^127, 2^128) */
+static const uint32_t div_edge_binade[8] = {0x000, 0x001, 0x07f, 0x0fd, 0x0fe, 0x0ff, 0x100, 0x1fe};
+
+static uint32_t div_op(int op, uint32_t a, uint32_t b)
+{
+    return op < DIV_APPROX ? fp32_div_full(a, b, op == DIV_FULL_FTZ) : fp32_div_approx(a, b, op == DIV_APPROX_FTZ);
+}
+
+/* the hash of one binade of a sweep (side 0: a = fix, b swept; side 1 the reverse), by the
+ * scalar function or (row, AVX2) by the whole-warp row */
+static uint64_t div_sweep_binade(int op, int side, uint32_t fix, uint32_t binade, int row)
+{
+    uint64_t h = F64_FNV_BASIS;
+    for (uint32_t c = 0; c < (1u << 23) / DIV_CHUNK; c++) {
+        uint32_t first = binade << 23 | c * DIV_CHUNK;
+        uint64_t ch = F64_FNV_BASIS;
+#if defined(__x86_64__)
+        if (row) {
+            uint64_t fx[32], sw[32], r[32];
+            for (int l = 0; l < 32; l++) fx[l] = fix;
+            for (uint32_t i = 0; i < DIV_CHUNK; i += 32) {
+                for (int l = 0; l < 32; l++) sw[l] = first + i + (uint32_t)l;
+                const uint64_t *a = side ? sw : fx, *b = side ? fx : sw;
+                if (op < DIV_APPROX) fp32_div_full_row(r, a, b, op == DIV_FULL_FTZ);
+                else fp32_div_approx_row(r, a, b, op == DIV_APPROX_FTZ);
+                for (int l = 0; l < 32; l++) ch = div_chunk(ch, (uint32_t)r[l]);
+            }
+            h = f64_fnv(h, ch);
+            continue;
+        }
+#endif
+        for (uint32_t i = 0; i < DIV_CHUNK; i++) {
+            uint32_t v = first + i;
+            ch = div_chunk(ch, side ? div_op(op, v, fix) : div_op(op, fix, v));
+        }
+        h = f64_fnv(h, ch);
+    }
+    return h;
+}
+
+/* all: every edge binade of every sweep (scalar); whole: the sweeps' totals over all 2^32 inputs
+ * (whole-warp row, about an hour) */
+static int check_div_sweeps(int all, int whole)
+{
+    (void)whole;   /* x86-64 only */
+    int fails = 0;
+    for (int op = 0; op < DIV_NOPS; op++)
+        for (int side = 0; side < 2; side++) {
+            int n = 0, bad = 0;
+            for (int f = 0; f < DIV_N_FIX; f++) {
+                /* default: a or b = 1 and 2^126, four of the edge binades */
+                for (int e = 0; e < 8; e++) {
+                    if (!all && ((f != 0 && f != 6) || (e != 0 && e != 2 && e != 3 && e != 4))) continue;
+                    n++;
+                    if (div_sweep_binade(op, side, div_fix[f], div_edge_binade[e], 0) != div_sweep_edge[op][side][f][e]) {
+                        if (bad++ < 4) printf("  %s = %08x, binade %03x differs\n", side ? "b" : "a", div_fix[f], div_edge_binade[e]);
+                    }
+                }
+            }
+            fails += bad != 0;
+            printf("%s %-18s %s fixed: %d binades (scalar), %d differ\n", bad ? "FAIL" : "PASS", div_names[op],
+                   side ? "b" : "a", n, bad);
+        }
+#if defined(__x86_64__)
+    if (!whole) return fails;
+    if (!__builtin_cpu_supports("avx2")) { printf("SKIP div sweeps of 2^32: this CPU has no AVX2\n"); return fails; }
+    for (int op = 0; op < DIV_NOPS; op++)
+        for (int side = 0; side < 2; side++) {
+            int bad = 0;
+            for (int f = 0; f < DIV_N_FIX; f++) {
+                uint64_t h = F64_FNV_BASIS;
+                for (uint32_t b = 0; b < 512; b++) h = f64_fnv(h, div_sweep_binade(op, side, div_fix[f], b, 1));
+                if (h != div_sweep_total[op][side][f]) {
+                    if (bad++ < 4) printf("  %s = %08x differs\n", side ? "b" : "a", div_fix[f]);
+                }
+            }
+            fails += bad != 0;
+            printf("%s %-18s %s fixed: %d sweeps of all 2^32 (whole-warp row), %d differ\n", bad ? "FAIL" : "PASS",
+                   div_names[op], side ? "b" : "a", DIV_N_FIX, bad);
+        }
+#endif
+    return fails;
+}
+
+/* the recorded results of div_pair(0 ..) in DIR/raw0.bin (ops 0, 1) and raw1.bin (2, 3), one by one
+ * (scalar functions) */
+static int check_div_raw(const char *dir)
+{
+    static uint32_t v[2 * DIV_N_RAW];
+    int fails = 0;
+    for (int half = 0; half < 2; half++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/raw%d.bin", dir, half);
+        FILE *f = fopen(path, "rb");
+        size_t got = f ? fread(v, 4, 2 * DIV_N_RAW, f) : 0;
+        if (f) fclose(f);
+        if (got != 2 * DIV_N_RAW) { printf("FAIL --div-rec: cannot read %s\n", path); fails++; continue; }
+        for (int k = 0; k < 2; k++) {
+            int op = 2 * half + k;
+            long bad = 0;
+            for (uint32_t i = 0; i < DIV_N_RAW; i++) {
+                uint64_t p = div_pair(i);
+                uint32_t o = div_op(op, (uint32_t)(p >> 32), (uint32_t)p);
+                if (o != v[k * DIV_N_RAW + i] && bad++ < 4)
+                    printf("  a %08x b %08x: %08x, the H200 %08x\n", (uint32_t)(p >> 32), (uint32_t)p, o, v[k * DIV_N_RAW + i]);
+            }
+            fails += bad != 0;
+            printf("%s %-18s the first %u random pairs one by one against %s, %ld differ\n", bad ? "FAIL" : "PASS",
+                   div_names[op], DIV_N_RAW, path, bad);
+        }
+    }
+    return fails;
+}
+
+/* --div-rec DIR STRIDE: check_div_raw, then binades STRIDE * k + r of every sweep (r = k % STRIDE,
+ * so that each sweep starts at a different offset) by the whole-warp row, against the recording's
+ * per-binade hashes (DIR/sweeps.bin of gpu_f32div_record.cu, kept out of git) */
+static int check_div_rec(const char *dir, uint32_t stride)
+{
+    int raw_fails = check_div_raw(dir);
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweeps.bin", dir);
+    FILE *f = fopen(path, "rb");
+    static uint64_t rec[DIV_NOPS * 2 * DIV_N_FIX * 512];
+    size_t got = f ? fread(rec, 8, sizeof rec / 8, f) : 0;
+    if (f) fclose(f);
+    if (got != sizeof rec / 8 || !stride) { printf("FAIL --div-rec: cannot read %s\n", path); return raw_fails + 1; }
+#if defined(__x86_64__)
+    if (!__builtin_cpu_supports("avx2")) { printf("SKIP --div-rec sweeps: this CPU has no AVX2\n"); return raw_fails; }
+    int fails = raw_fails;
+    for (int op = 0; op < DIV_NOPS; op++)
+        for (int side = 0; side < 2; side++) {
+            int n = 0, bad = 0;
+            for (int fx = 0; fx < DIV_N_FIX; fx++) {
+                const uint64_t *h = rec + ((op * 2 + side) * DIV_N_FIX + fx) * 512;
+                for (uint32_t b = (uint32_t)(op * 2 + side + fx) % stride; b < 512; b += stride, n++)
+                    if (div_sweep_binade(op, side, div_fix[fx], b, 1) != h[b]) {
+                        if (bad++ < 4) printf("  %s = %08x, binade %03x differs\n", side ? "b" : "a", div_fix[fx], b);
+                    }
+            }
+            fails += bad != 0;
+            printf("%s %-18s %s fixed: %d binades against %s (whole-warp row), %d differ\n", bad ? "FAIL" : "PASS",
+                   div_names[op], side ? "b" : "a", n, path, bad);
+        }
+    return fails;
+#else
+    printf("SKIP --div-rec sweeps: x86-64 only\n");
+    return raw_fails;
+#endif
+}
+
+/* the pairs of div_exp_pair, rows ea (default: 0, 1, 0x7f, 0xfe, 0xff), and the random pairs
+ * (default: the first group); where AVX2 is there, the whole-warp rows against the scalar on
+ * the random pairs checked */
+static int check_div_pairs(int all)
+{
+    int fails = 0;
+    const uint32_t ngroups = DIV_N_RANDOM / DIV_RANDOM_GROUP;
+    for (int op = 0; op < DIV_NOPS; op++) {
+        int n = 0, bad = 0;
+        for (uint32_t ea = 0; ea < 256; ea++) {
+            if (!all && ea != 0 && ea != 1 && ea != 0x7f && ea != 0xfe && ea != 0xff) continue;
+            uint64_t row = F64_FNV_BASIS;
+            for (uint32_t eb = 0; eb < 256; eb++) {
+                uint64_t h = F64_FNV_BASIS;
+                for (uint32_t j = 0; j < DIV_PAIR_N; j++) {
+                    uint64_t p = div_exp_pair(ea, eb, j);
+                    h = div_chunk(h, div_op(op, (uint32_t)(p >> 32), (uint32_t)p));
+                }
+                row = f64_fnv(row, h);
+            }
+            n++;
+            if (row != div_pair_row[op][ea]) {
+                if (bad++ < 4) printf("  exponent of a %02x differs\n", ea);
+            }
+        }
+        fails += bad != 0;
+        printf("%s %-18s %d rows of 256 x %u pairs by exponent, %d differ\n", bad ? "FAIL" : "PASS", div_names[op], n,
+               DIV_PAIR_N, bad);
+        n = bad = 0;
+        long rowdiff = -1;
+#if defined(__x86_64__)
+        if (__builtin_cpu_supports("avx2")) rowdiff = 0;
+#endif
+        for (uint32_t g = 0; g < (all ? ngroups : 1); g++) {
+            uint64_t h = F64_FNV_BASIS;
+            for (uint32_t c = 0; c < DIV_RANDOM_GROUP / DIV_CHUNK; c++) {
+                uint64_t ch = F64_FNV_BASIS;
+                for (uint32_t i = 0; i < DIV_CHUNK; i += 32) {
+                    uint64_t a[32], b[32], r[32];
+                    for (int l = 0; l < 32; l++) {
+                        uint64_t p = div_pair((uint64_t)g * DIV_RANDOM_GROUP + c * DIV_CHUNK + i + (uint32_t)l);
+                        a[l] = p >> 32;
+                        b[l] = (uint32_t)p;
+                        r[l] = div_op(op, (uint32_t)a[l], (uint32_t)b[l]);
+                        ch = div_chunk(ch, (uint32_t)r[l]);
+                    }
+#if defined(__x86_64__)
+                    if (rowdiff >= 0) {
+                        uint64_t w[32];
+                        if (op < DIV_APPROX) fp32_div_full_row(w, a, b, op == DIV_FULL_FTZ);
+                        else fp32_div_approx_row(w, a, b, op == DIV_APPROX_FTZ);
+                        for (int l = 0; l < 32; l++) rowdiff += w[l] != r[l];
+                    }
+#endif
+                }
+                h = f64_fnv(h, ch);
+            }
+            n++;
+            if (h != div_random_hash[op][g]) {
+                if (bad++ < 4) printf("  random group %u differs\n", g);
+            }
+        }
+        fails += bad != 0 || rowdiff > 0;
+        printf("%s %-18s %d groups of %u random pairs, %d differ; whole-warp row against the scalar: ",
+               bad || rowdiff > 0 ? "FAIL" : "PASS", div_names[op], n, DIV_RANDOM_GROUP, bad);
+        if (rowdiff < 0) printf("skipped (no AVX2)\n");
+        else printf("%ld lanes differ\n", rowdiff);
+    }
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     int fails = 0, all = argc > 1 && !strcmp(argv[1], "--all");
+    if (argc > 1 && !strcmp(argv[1], "--div-sweeps")) all = 2;   /* --all and the sweeps' totals */
+    if (argc == 4 && !strcmp(argv[1], "--div-rec")) {
+        fails = check_div_rec(argv[2], (uint32_t)strtoul(argv[3], NULL, 0));
+        printf("mufu div-rec: %d failed\n", fails);
+        return fails != 0;
+    }
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         uint64_t h = 0xcbf29ce484222325ull;
         for (uint32_t i = 0; i < rows[r].n; i++) {
@@ -210,6 +449,8 @@ int main(int argc, char **argv)
     } else printf("SKIP whole-warp rows: this CPU has no AVX2\n");
 #endif
     fails += check_f64(all);
+    fails += check_div_pairs(all);
+    fails += check_div_sweeps(all, all > 1);
     printf("mufu exhaustive: %d failed\n", fails);
     return fails != 0;
 }

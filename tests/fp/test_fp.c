@@ -80,6 +80,9 @@ static uint64_t compute(const opdesc *d, const uint64_t *s)
     if ((d->type == T_F16 || d->type == T_BF16 || d->type == T_F16X2 || d->type == T_BF16X2) &&
         (!strcmp(o, "ex2") || !strcmp(o, "tanh")))
         g_approx_kind = 0;
+    /* div.approx and div.full .f32: MUFU.RCP times the dividend (mufu_check.c: H200 hashes) */
+    if (d->type == T_F32 && !strcmp(o, "div"))
+        g_approx_kind = 0;
     /* rcp/rsqrt.approx{.ftz}.f64: MUFU.RCP64H/RSQ64H (mufu_check.c: every high word) */
     if (d->type == T_F64 && (!strcmp(o, "rcp") || !strcmp(o, "rsqrt")))
         g_approx_kind = 0;

@@ -16,8 +16,10 @@ import struct
 import subprocess
 import sys
 
-# exact forms only (.approx and div.full are checked with a tolerance by test_fp.c)
+# exact forms only (the other .approx forms are left to test_fp.c and mufu_check.c), div.full and
+# div.approx .f32 included (bit-exact: MUFU.RCP times the dividend)
 FORM = re.compile(r'^(add|sub|mul|fma|mad|div|sqrt|rcp|min|max|abs|neg|copysign)(\.(?!approx|full)[A-Za-z0-9]+)*\.(f32|f64)$'
+                  r'|^div\.(approx|full)(\.ftz)?\.f32$'
                   r'|^cvt(\.[a-z]+)*\.(f32|f64|s32|u32|s64|u64)\.(f32|f64|s32|u32|s64|u64)$')
 WIDTH = {'f32': 4, 'f64': 8, 's32': 4, 'u32': 4, 's64': 8, 'u64': 8}
 

@@ -56,6 +56,7 @@ FORMS = [
     ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('min.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, %f2;', 'f'),
     ('min.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.ftz.f32 %f9, %f1, %f2;', 'f'), ('abs.f32 %f9, %f1;', 'f'), ('neg.f32 %f9, %f1;', 'f'),
     ('div.rn.f32 %f9, %f1, %f2;', 'f'), ('div.approx.f32 %f9, %f1, %f2;', 'f'), ('div.full.f32 %f9, %f1, %f2;', 'f'),
+    ('div.approx.ftz.f32 %f9, %f1, %f2;', 'f'), ('div.full.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('sqrt.rn.f32 %f9, %f1;', 'f'), ('rcp.rn.f32 %f9, %f1;', 'f'),
     ('rcp.approx.f32 %f9, %f1;', 'f'), ('rcp.approx.ftz.f32 %f9, %f1;', 'f'), ('rsqrt.approx.f32 %f9, %f1;', 'f'),
     ('rsqrt.approx.ftz.f32 %f9, %f1;', 'f'), ('ex2.approx.f32 %f9, %f1;', 'f'), ('ex2.approx.ftz.f32 %f9, %f1;', 'f'),

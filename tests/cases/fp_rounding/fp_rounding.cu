@@ -1,4 +1,4 @@
-// Floating point, bit-exact, every rounding mode (approximate instructions: within a tolerance, in outa / outa64): f32/f64 add/sub/mul/fma/div/sqrt/rcp with
+// Floating point, bit-exact, every rounding mode (approximate instructions in outa / outa64): f32/f64 add/sub/mul/fma/div/sqrt/rcp with
 // .rn/.rz/.rm/.rp (inline PTX and the __fadd_rz-style intrinsics), .ftz / .sat / approx forms,
 // min/max with NaN, conversions float<->int with every rounding, f64->f32, int->float,
 // half / bfloat16 scalar and packed ops and conversions. Thread t takes a = f[t / 16],
@@ -46,7 +46,7 @@ extern "C" __global__ void fp_rounding(const float *f32, const double *f64, cons
     o[n++] = F2("add.rn.ftz.f32", a, b); o[n++] = F2("mul.rn.ftz.f32", a, b); o[n++] = F3("fma.rn.ftz.f32", a, b, c);
     o[n++] = F2("add.rn.sat.f32", a, b); o[n++] = F3("fma.rn.sat.f32", a, b, c); o[n++] = F2("mul.rz.ftz.sat.f32", a, b);
     o[n++] = F2("div.rn.ftz.f32", a, b); o[n++] = F1("sqrt.rn.ftz.f32", a); o[n++] = F1("rcp.rn.ftz.f32", b);
-    // approximate forms go to the outa buffer, compared within a tolerance (expect-close)
+    // approximate forms go to the outa buffer
     oa[na++] = F2("div.full.f32", a, b); oa[na++] = F2("div.approx.f32", a, b); oa[na++] = F2("div.approx.ftz.f32", a, b);
     oa[na++] = F1("sqrt.approx.f32", a); oa[na++] = F1("rcp.approx.ftz.f32", b); oa[na++] = F1("rsqrt.approx.f32", a);
     // min / max / abs / neg / copysign with NaN and signed zeros
