@@ -471,9 +471,14 @@ __attribute__((target("avx2"))) static inline __m256i mufu_sq4(__m256i x)
 /* d + b * x + c * sq for the segments idx (gathered from tab) */
 __attribute__((target("avx2"))) static inline __m256i mufu_poly4(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq)
 {
-    __m256i off = _mm256_slli_epi64(idx, 4);                 /* sizeof (mufu_seg) == 16 */
-    __m256i d = _mm256_i64gather_epi64((const long long *)(const void *)&tab[0].d, off, 1);
-    __m256i bc = _mm256_i64gather_epi64((const long long *)(const void *)&tab[0].b, off, 1);
+    /* the 4 segments by scalar loads (AVX2 gathers are slow on some CPUs: AMD Zen) */
+    uint64_t k[4];
+    _mm256_storeu_si256((__m256i *)k, idx);
+    const mufu_seg *t0 = &tab[k[0]], *t1 = &tab[k[1]], *t2 = &tab[k[2]], *t3 = &tab[k[3]];
+    __m256i d = _mm256_setr_epi64x(t0->d, t1->d, t2->d, t3->d);
+    uint64_t b0, b1, b2, b3;                                 /* b and c, one 8-byte load each */
+    memcpy(&b0, &t0->b, 8); memcpy(&b1, &t1->b, 8); memcpy(&b2, &t2->b, 8); memcpy(&b3, &t3->b, 8);
+    __m256i bc = _mm256_setr_epi64x((long long)b0, (long long)b1, (long long)b2, (long long)b3);
     __m256i bx = _mm256_mul_epi32(bc, x);                    /* b: the low 32 bits, signed */
     __m256i csq = _mm256_mul_epi32(_mm256_srli_epi64(bc, 32), sq);
     return _mm256_add_epi64(d, _mm256_add_epi64(bx, csq));
