@@ -87,11 +87,16 @@ int vm_par_eligible(const vm_launch *L, const char **why)
 static void *zalloc(size_t n, int populate)
 {
     if (n < PAR_MMAP_MIN) return calloc(1, n ? n : 1);
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (populate ? MAP_POPULATE : 0),
-                   -1, 0);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, n, MADV_HUGEPAGE);       /* fewer page faults, which two threads would also contend on */
+#endif
+    /* populated after the advice, so in huge pages where it is taken (MAP_POPULATE maps
+     * small ones first); a kernel without MADV_POPULATE_WRITE (before 5.14) leaves the
+     * pages to their first write */
+#ifdef MADV_POPULATE_WRITE
+    if (populate) madvise(p, n, MADV_POPULATE_WRITE);
 #endif
     return p;
 }
