@@ -458,11 +458,12 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 /* mufu_sq of 4 lanes of 17-bit x */
 __attribute__((target("avx2"))) static inline __m256i mufu_sq4(__m256i x)
 {
-    const __m256i m511 = _mm256_set1_epi64x(511), one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
+    const __m256i m511 = _mm256_set1_epi64x(511), zero = _mm256_setzero_si256();
     __m256i h = _mm256_srli_epi64(x, 9), l = _mm256_and_si256(x, m511);
     __m256i r = _mm256_srli_epi64(_mm256_mul_epu32(h, h), 1);
+    /* bit a of h moved to the sign bit: the compare makes it a mask of ones */
 #define SQ_STEP(a) r = _mm256_add_epi64(r, _mm256_and_si256(_mm256_srli_epi64(l, 9 - (a)), \
-                           _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srli_epi64(h, a), one))))
+                           _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(h, 63 - (a)))))
     SQ_STEP(1); SQ_STEP(2); SQ_STEP(3); SQ_STEP(4); SQ_STEP(5); SQ_STEP(6); SQ_STEP(7);
 #undef SQ_STEP
     return r;
