@@ -7,8 +7,9 @@ integer, div/rem .s32/.u32, sqrt.approx.f32, bfind, and the scalar .rn.ftz.f32 p
 partial warps and f32 atomics take.  Each instruction runs twice per thread: once in whole
 warps (the fast path) and once under a guard that leaves a few lanes of every warp out (the
 lane-by-lane path).  Exact instructions store both results (out32, out64), so both must equal
-the H200's bytes; div.full and div.approx, which ptxemu approximates, store only whether the two
-results differ (flags: must be all zero on the GPU and here).
+the H200's bytes.  An instruction of kind 'x' (approximate) would store only whether the two
+results differ (flags: all zero on the GPU and here); none is left since div.full, div.approx
+and the f16/bf16 ex2.approx forms became bit-exact, and the case then has no flags buffer.
 
 Operands, 32 bytes per thread: a, b, c (32 bits, also read as f16/bf16 in their low halves and
 as f16x2/bf16x2), a pad word, and A, B (64 bits).  Threads take turns among kinds of operand:
@@ -44,7 +45,7 @@ OPS = [
     ('setp.ftz.eq.f16 %p3, %ha, %hb;', 'p'), ('setp.gtu.bf16 %p3, %ha, %hb;', 'p'), ('setp.num.f16 %p3, %ha, %hb;', 'p'),
     ('setp.le.f16x2 %p3|%p2, %ra, %rb;', 'p'), ('setp.ftz.ne.f16x2 %p3|%p2, %ra, %rb;', 'p'),
     ('setp.nan.bf16x2 %p3|%p2, %ra, %rb;', 'p'), ('setp.ge.bf16x2 %p3|%p2, %ra, %rb;', 'p'),
-    ('ex2.approx.f16 %h9, %ha;', 'x'), ('ex2.approx.f16x2 %r9, %ra;', 'x'), ('ex2.approx.ftz.bf16x2 %r9, %ra;', 'x'),
+    ('ex2.approx.f16 %h9, %ha;', 'h'), ('ex2.approx.f16x2 %r9, %ra;', 'r'), ('ex2.approx.ftz.bf16x2 %r9, %ra;', 'r'),
     ('add.rn.bf16x2 %r9, %ra, %rb;', 'r'), ('mul.rn.bf16x2 %r9, %ra, %rb;', 'r'), ('fma.rn.bf16x2 %r9, %ra, %rb, %rc;', 'r'),
     ('cvt.f32.f16 %f9, %ha;', 'r'), ('cvt.f32.bf16 %f9, %ha;', 'r'), ('cvt.ftz.f32.bf16 %f9, %ha;', 'r'),
     ('cvt.rn.f16.f32 %h9, %fa;', 'h'), ('cvt.rn.ftz.f16.f32 %h9, %fa;', 'h'), ('cvt.rn.sat.f16.f32 %h9, %fa;', 'h'),
@@ -62,8 +63,8 @@ OPS = [
     ('bfind.u64 %r9, %rd10;', 'r'), ('bfind.s64 %r9, %rd10;', 'r'),
     ('add.rn.ftz.f32 %f9, %fa, %fb;', 'r'), ('sub.rn.ftz.f32 %f9, %fa, %fb;', 'r'), ('mul.rn.ftz.f32 %f9, %fa, %fb;', 'r'),
     ('fma.rn.ftz.f32 %f9, %fa, %fb, %fc;', 'r'),
-    ('div.full.f32 %f9, %fa, %fb;', 'x'), ('div.full.ftz.f32 %f9, %fa, %fb;', 'x'), ('div.approx.f32 %f9, %fa, %fb;', 'x'),
-    ('div.approx.ftz.f32 %f9, %fa, %fb;', 'x'),
+    ('div.full.f32 %f9, %fa, %fb;', 'r'), ('div.full.ftz.f32 %f9, %fa, %fb;', 'r'), ('div.approx.f32 %f9, %fa, %fb;', 'r'),
+    ('div.approx.ftz.f32 %f9, %fa, %fb;', 'r'),
     ('add.rn.sat.f32 %f9, %fa, %fb;', 'r'), ('sub.rn.ftz.sat.f32 %f9, %fa, %fb;', 'r'), ('mul.rn.sat.f32 %f9, %fa, %fb;', 'r'),
     ('fma.rn.sat.f32 %f9, %fa, %fb, %fc;', 'r'), ('fma.rn.ftz.sat.f32 %f9, %fa, %fb, %fc;', 'r'),
     ('cvt.sat.f32.f32 %f9, %fa;', 'r'), ('cvt.ftz.sat.f32.f32 %f9, %fa;', 'r'),
@@ -256,7 +257,7 @@ def main():
     with open(os.path.join(HERE, 'case.txt'), 'w') as f:
         f.write(f"""# every instruction with a whole-warp fast path (f16/bf16 arithmetic, min/max/neg/abs, setp and conversions, cvt.rXi,
 # div/rem .32, sqrt.approx, bfind, .rn.ftz.f32, .sat.f32, f64 min/max/abs/neg/copysign, cvt.rzi.{{s,u}}64.f64, testp,
-# prmt with a register selector, tanh.approx.f32, red.add.f32) in whole warps and guarded, on edge
+# prmt with a register selector, tanh.approx.f32, div.full/div.approx.f32, ex2.approx f16/bf16, red.add.f32) in whole warps and guarded, on edge
 # operands (gen.py); recorded on an H200 (driver 580.159.04), twice, identical
 ptx rows.ptx
 kernel rows
@@ -265,17 +266,15 @@ block 256
 buffer in file in.bin
 buffer out32 zero {4 * n32 * NTHREADS}
 buffer out64 zero {8 * n64 * NTHREADS}
-buffer flags zero {4 * nx * NTHREADS}
-buffer atom zero {8 * NTHREADS}
+{f"buffer flags zero {4 * nx * NTHREADS}" + chr(10) if nx else ""}buffer atom zero {8 * NTHREADS}
 param ptr in
 param ptr out32
 param ptr out64
-param ptr flags
+{"param ptr flags" if nx else "param u64 0"}
 param ptr atom
 expect out32 expect/out32.bin
 expect out64 expect/out64.bin
-expect flags expect/flags.bin
-expect atom expect/atom.bin
+{"expect flags expect/flags.bin" + chr(10) if nx else ""}expect atom expect/atom.bin
 """)
 
 
