@@ -322,8 +322,8 @@ int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
 /* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the
  * register operands of f's collectives that surely hold a constant set by an unguarded
  * mov (earlier in their basic block, or the register's only setter in f) name the
- * constant's slot instead; returns how many
- * fields changed, -1 (code unchanged) when out of memory. */
+ * constant's slot instead; returns how many fields changed, -1 (code unchanged) when
+ * out of memory. */
 int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code);
 
 /* flow.c: fills call_save, call_plan and call_save_list; -1 (all NULL) when out of memory. */

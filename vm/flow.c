@@ -320,15 +320,23 @@ static int insn_may_defs(const flow_fn *F, const bc_insn *I, int64_t *r)
     return n;
 }
 
-/* The constant slot of an unguarded mov of a constant into register r, or UINT32_MAX. */
+#define FC_NONE UINT32_MAX             /* no constant known */
+#define FC_MANY (UINT32_MAX - 1)       /* set otherwise than by one constant */
+
+/* The constant slot of an unguarded mov of a constant into register r, or FC_NONE. */
 static uint32_t mov_const(const flow_fn *F, const bc_insn *I, int64_t r)
 {
     return I->op == OP_MOV && I->guard == BC_NO_GUARD && const_slot(F->m, I->a) && reg_of(F->f, I->d) == r
-               ? I->a : UINT32_MAX;
+               ? I->a : FC_NONE;
 }
 
-#define FC_NONE UINT32_MAX             /* no constant known */
-#define FC_MANY (UINT32_MAX - 1)       /* set otherwise than by one constant */
+/* Whether f has a collective (nothing to forward into otherwise). */
+static int has_collective(const bc_module *m, const bc_func *f)
+{
+    for (uint32_t pc = f->pc_begin; pc < f->pc_end; pc++)
+        if (bc_op_fmt[m->code[pc].op] == F_COLL) return 1;
+    return 0;
+}
 
 /* glob[r] = K when every instruction of f that may set r is an unguarded mov of K and
  * no thread may read r unwritten; else FC_NONE. */
@@ -354,7 +362,7 @@ static void function_consts(const flow_fn *F, uint32_t *glob)
 int bc_flow_forward_consts(const bc_module *m, const bc_func *f, bc_insn *code)
 {
     flow_fn F = { .m = m, .f = f, .n = f->pc_end - f->pc_begin };
-    if (!F.n || !f->nslots) return 0;
+    if (!F.n || !f->nslots || !has_collective(m, f)) return 0;
     F.leader = calloc(F.n, 1);
     uint32_t *cst = malloc(sizeof *cst * f->nslots), *gen = calloc(f->nslots, sizeof *gen);
     uint32_t *glob = malloc(sizeof *glob * f->nslots);
