@@ -27,6 +27,7 @@ typedef struct par_worker {
     char *buf;                 /* printf output of the running block */
     size_t len, cap;
     int oom;
+    int borrowed;              /* L.ctas is the launch's own slot (the first worker's) */
 } par_worker;
 
 struct vm_par {
@@ -80,11 +81,9 @@ int vm_par_eligible(const vm_launch *L, const char **why)
 
 /* ---- shadow memory -------------------------------------------------------------------- */
 
-/* A zeroed array of n bytes.  populate: map its pages now.  The shadow is
- * read before it is written, so a page that is only mapped on demand is
- * first the shared zero page and then, on the first write, a fresh page
- * whose mapping change interrupts the other workers' cores (a TLB flush). */
-static void *zalloc(size_t n, int populate)
+/* A zeroed array of n bytes (huge pages where they are taken, mapped on
+ * demand; shadow_populate maps them at once). */
+static void *zalloc(size_t n)
 {
     if (n < PAR_MMAP_MIN) return calloc(1, n ? n : 1);
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -92,13 +91,29 @@ static void *zalloc(size_t n, int populate)
 #ifdef MADV_HUGEPAGE
     madvise(p, n, MADV_HUGEPAGE);       /* fewer page faults, which two threads would also contend on */
 #endif
-    /* populated after the advice, so in huge pages where it is taken (MAP_POPULATE maps
-     * small ones first); a kernel without MADV_POPULATE_WRITE (before 5.14) leaves the
-     * pages to their first write */
-#ifdef MADV_POPULATE_WRITE
-    if (populate) madvise(p, n, MADV_POPULATE_WRITE);
-#endif
     return p;
+}
+
+/* Maps the pages of the shadow arrays marked for it.  The shadow is read
+ * before it is written, so a page that is only mapped on demand is first the
+ * shared zero page and then, on the first write, a fresh page whose mapping
+ * change interrupts the other workers' cores (a TLB flush).  Populated after
+ * the huge-page advice, so in huge pages (MAP_POPULATE maps small ones
+ * first); a kernel without MADV_POPULATE_WRITE (before 5.14) leaves them to
+ * their first write.  The launching thread does it while the helpers start
+ * (a worker touching a page first just maps it itself). */
+static void shadow_populate(vm_par *P)
+{
+#ifdef MADV_POPULATE_WRITE
+    for (int i = 0; i < P->nallocs; i++) {
+        par_alloc *a = &P->allocs[i];
+        if (!a->populate) continue;
+        if (a->word_bytes >= PAR_MMAP_MIN) madvise(a->word, a->word_bytes, MADV_POPULATE_WRITE);
+        if (a->chunk_bytes >= PAR_MMAP_MIN) madvise(a->chunk, a->chunk_bytes, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)P;
+#endif
 }
 
 static void zfree(void *p, size_t n)
@@ -177,11 +192,11 @@ static int shadow_new(vm_par *P, const vm_launch *L)
         if (!al->live || !al->size || a->ro) continue;
         a->word_bytes = (size_t)((al->size + 3) / 4) * sizeof *a->word;
         a->chunk_bytes = (size_t)((al->size + PAR_CHUNK - 1) / PAR_CHUNK);
-        int populate = a->word_bytes <= PAR_POPULATE_MAX - populated;
-        if (populate) populated += a->word_bytes;
-        a->word = zalloc(a->word_bytes, populate);
-        a->chunk = zalloc(a->chunk_bytes, populate);
-        a->undo = zalloc(al->size, 0);      /* written before it is read */
+        a->populate = a->word_bytes <= PAR_POPULATE_MAX - populated;
+        if (a->populate) populated += a->word_bytes;
+        a->word = zalloc(a->word_bytes);
+        a->chunk = zalloc(a->chunk_bytes);
+        a->undo = zalloc(al->size);      /* written before it is read: never populated */
         bad = !a->word || !a->chunk || !a->undo;
     }
     free(writable);
@@ -503,12 +518,25 @@ static int keep_output(vm_par *P, uint64_t pos, par_worker *wk)
     return bad ? -1 : 0;
 }
 
+/* The worker's CTA slot, allocated on its own thread (helpers' slots in
+ * parallel with the first worker's blocks); -1 when out of memory. */
+static int worker_slot(par_worker *wk)
+{
+    vm_launch *W = &wk->L;
+    if (W->ctas) return 0;
+    W->ctas = calloc(1, sizeof *W->ctas);
+    W->cur_cta = W->ctas;
+    return !W->ctas || vm_cta_alloc(W, W->ctas) ? -1 : 0;
+}
+
 static void *worker_main(void *arg)
 {
     par_worker *wk = arg;
     vm_par *P = wk->P;
     vm_launch *W = &wk->L;
     uint64_t pos = 0, end = 0;       /* the run of launch positions taken, [pos, end) */
+    /* a helper out of memory for its slot takes no block: the others run them all */
+    if (worker_slot(wk)) return NULL;
     while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
         if (pos == end) {
             /* a run of consecutive blocks, a 1/(workers * PAR_GUIDED) share of
@@ -677,15 +705,19 @@ static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
     W->par_atom_how = P->atom_how;
     W->cfg.output = capture;
     W->cfg.output_ctx = wk;
-    W->ctas = calloc(1, sizeof *W->ctas);
+    /* the first worker runs on the launching thread in the launch's own slot
+     * (unused while the workers run: one resident CTA); the others allocate
+     * theirs when they start (worker_slot) */
+    wk->borrowed = wk == P->workers;
+    W->ctas = wk->borrowed ? L->ctas : NULL;
     W->cur_cta = W->ctas;
-    return !W->ctas || vm_cta_alloc(W, W->ctas) ? -1 : 0;
+    return 0;
 }
 
 static void worker_free(par_worker *wk)
 {
-    if (wk->L.ctas) vm_cta_free(wk->L.ctas);
-    free(wk->L.ctas);
+    if (!wk->borrowed && wk->L.ctas) vm_cta_free(wk->L.ctas);
+    if (!wk->borrowed) free(wk->L.ctas);
     free(wk->L.fault.report);
     free(wk->buf);
 }
@@ -756,6 +788,7 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
      * to find a block left: the count does not depend on timing) */
     int started = 1;
     for (int i = 1; i < P->nworkers && !tp_submit(&P->workers[i]); i++) started++;
+    shadow_populate(P);
     worker_main(&P->workers[0]);
     tp_finish(P);
     uint64_t insns = 0, lane = 0;
