@@ -2001,7 +2001,7 @@ static int cpu_has_fma(void)
 #define VM_DENSE 12
 #define LANES_D(...) do { \
         if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
-        else if (nm >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
+        else if (popc32(m) >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
             uint64_t v_ = (__VA_ARGS__); D = (m >> l) & 1 ? v_ : D; } } \
         else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
     } while (0)
@@ -2046,12 +2046,22 @@ static int cpu_has_fma(void)
 #define vmcase(name) case OP_##name:
 #define vmfallthrough __attribute__((fallthrough));
 #endif
-/* the next instruction of the group */
-#define vmnext { pc++; if (--budget <= 0 || pc >= stop) goto out_budget; continue; }
-/* a taken jump of the whole group */
-#define vmjump(t) { pc = (t); if (--budget <= 0 || pc >= stop) goto out_budget; continue; }
+/* The group's turn ends at `limit`, the lower of `stop` (where other ready
+ * lanes wait) and `bend`, the pc at which its budget of instructions runs
+ * out if it goes on in sequence: the next instruction is one compare. */
+#define vmnext { if (++pc >= limit) goto out_budget; continue; }
+/* a taken jump of the whole group: the budget left moves with it */
+#define vmjump(t) { int64_t left_ = bend - (int64_t)pc - 1; pc = (t); \
+        if (left_ <= 0 || pc >= stop) goto out_budget; \
+        bend = (int64_t)pc + left_; limit = vm_limit(stop, bend); continue; }
 /* the group's lanes may now sit at different pcs or states: let the scheduler decide */
 #define vmregroup { writeback = 0; goto out; }
+
+/* The lower of stop and bend (both pcs; bend may lie past the last one). */
+static inline uint32_t vm_limit(uint32_t stop, int64_t bend)
+{
+    return bend < (int64_t)stop ? (uint32_t)bend : stop;
+}
 
 /* Writes the group's shared pc back to its lanes. */
 static inline void put_pc(vm_warp *w, uint32_t mask, uint32_t pc)
@@ -2106,6 +2116,8 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
 #include "ops.def"
 #undef OP
     };
+    /* with a step hook (the debugger), every instruction goes to it first */
+    static const void *const jump_step[OP__COUNT] = { [0 ... OP__COUNT - 1] = &&L_step_hook };
 #endif
     const bc_module *M = L->m;
     const vm_hooks *H = L->cfg.hooks;
@@ -2123,8 +2135,15 @@ vm_status VM_EXEC_LOOP(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t group, ui
     uint64_t fa = 0;               /* faulting address */
     uint32_t m = group;
     const bc_insn *I = NULL;
-    uint64_t n_ins = 0, n_lane = 0;    /* L->insns and L->lane_insns, kept in registers */
-#define FLUSH_COUNTS() do { L->insns += n_ins; L->lane_insns += n_lane; n_ins = n_lane = 0; } while (0)
+    /* L->insns and L->lane_insns, kept in registers: n_ins instructions of 32
+     * lanes, less n_short lanes for those issued by fewer */
+    uint64_t n_ins = 0, n_short = 0;
+#define FLUSH_COUNTS() do { L->insns += n_ins; L->lane_insns += n_ins * BC_WARP - n_short; n_ins = n_short = 0; } while (0)
+#ifdef VM_USE_GOTO
+    const void *const *const first = step ? jump_step : jump;
+#endif
+    int64_t bend;                  /* see vmnext */
+    uint32_t limit;
     /* with no hooks and one CTA in flight, a warp that is the only one able
      * to issue takes its next turns here (vm_repick), not through the scheduler */
     const int solo = !H && L->nres == 1;
@@ -2139,6 +2158,8 @@ next_group:
             if (w->state[l] == LANE_READY && w->pc[l] > pc && w->pc[l] < stop) stop = w->pc[l];
         }
     }
+    bend = (int64_t)pc + budget;
+    limit = vm_limit(stop, bend);
     for (;;) {
         I = &code[pc];
         m = group;
@@ -2153,9 +2174,14 @@ next_group:
             m = I->gneg ? group & ~g : g;
         }
         n_ins++;
-        uint32_t nm = m == FULL ? BC_WARP : popc32(m);
-        n_lane += nm;
-        if (__builtin_expect(step != NULL, 0)) {
+        if (m != FULL) n_short += BC_WARP - popc32(m);
+#ifdef VM_USE_GOTO
+        goto *first[I->op];
+    L_step_hook:
+#else
+        if (__builtin_expect(step != NULL, 0))
+#endif
+        {
             FLUSH_COUNTS();            /* the debugger reads them (%clock) */
             if (step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
         }
@@ -2775,14 +2801,14 @@ next_group:
         /* ---- memory ---- */
         vmcase(LDS_FMA) {          /* I is bc_module.fused's: I->b triples from here (vm/fuse.c) */
 #if defined(__AVX2__)
-            uint32_t k = (uint32_t)I->b, room = (stop - pc) / 3, turn = (uint32_t)budget / 3;
+            uint32_t k = (uint32_t)I->b, room = (stop - pc) / 3, turn = (uint32_t)(bend - pc) / 3;
             k = k < LDS_MAX_STEPS ? k : LDS_MAX_STEPS;
             k = k < room ? k : room;
             k = k < turn ? k : turn;       /* the slice ends where it would have without fusing */
             if (k && m == FULL && have_fma && L->shared_size >= 4 &&
                 lds_fma_run(M, R, I, k, cta->shared, L->shared_size - 4)) {
-                n_ins += 3 * k - 1; n_lane += (3 * k - 1) * BC_WARP;
-                pc += 3 * k - 1; budget -= (int)(3 * k - 1);
+                n_ins += 3 * k - 1;
+                pc += 3 * k - 1;
                 vmnext
             }
 #endif
