@@ -228,6 +228,7 @@ static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
 
 /* div and rem .s32/.u32 as sm_90 gives them for every operand: x / 0 is all
  * ones (-1), INT32_MIN / -1 is INT32_MIN, x % 0 is all ones, x % -1 is 0. */
+#define S64_(v) ((int64_t)(v))
 static inline uint32_t div_s32(uint32_t a, uint32_t b)
 {
     return (int32_t)b == 0 ? 0xffffffffu : ((int32_t)a == INT32_MIN && (int32_t)b == -1) ? a : (uint32_t)((int32_t)a / (int32_t)b);
@@ -238,6 +239,17 @@ static inline uint32_t rem_s32(uint32_t a, uint32_t b)
     return (int32_t)b == 0 ? 0xffffffffu : (int32_t)b == -1 ? 0 : (uint32_t)((int32_t)a % (int32_t)b);
 }
 static inline uint32_t rem_u32(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a % b; }
+/* .s64/.u64 the same way: x / 0 and x % 0 are all ones, INT64_MIN / -1 is INT64_MIN */
+static inline uint64_t div_s64(uint64_t a, uint64_t b)
+{
+    return S64_(b) == 0 ? ~0ull : (S64_(a) == INT64_MIN && S64_(b) == -1) ? a : (uint64_t)(S64_(a) / S64_(b));
+}
+static inline uint64_t div_u64(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a / b; }
+static inline uint64_t rem_s64(uint64_t a, uint64_t b)
+{
+    return S64_(b) == 0 ? ~0ull : S64_(b) == -1 ? 0 : (uint64_t)(S64_(a) % S64_(b));
+}
+static inline uint64_t rem_u64(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a % b; }
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -1020,6 +1032,36 @@ static inline uint32_t div32_row(uint64_t *d, const uint64_t *a, const uint64_t 
         __m256i q = _mm256_inserti128_si256(_mm256_castsi128_si256(pd_i32x4(qlo)), pd_i32x4(qhi), 1);
         row8_put(d + g, rem ? _mm256_sub_epi32(av, _mm256_mullo_epi32(q, bv)) : q);
     }
+    return bad;
+}
+
+/* div (rem: rem) .s64/.u64 (sgn) of a whole warp into d (which may be an operand), for
+ * the lanes whose operands both lie in [-2^50, 2^50) (unsigned: below 2^50): as doubles
+ * they are exact, the truncated quotient of the doubles is the integer one (|a| < 2^53, as
+ * in div32_row) and a - q * b is exact too (|q * b| <= |a|).  Integers and doubles convert
+ * by adding 1.5 * 2^52, whose significand then holds the integer (|x| < 2^51).  Returns
+ * the other lanes and those dividing by 0, whose d the caller sets. */
+static inline uint32_t div64_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int sgn, int rem)
+{
+    const __m256i bias = _mm256_set1_epi64x(sgn ? 1ll << 50 : 0), magic = _mm256_set1_epi64x(0x4338000000000000ll);
+    const __m256d magicd = _mm256_set1_pd(6755399441055744.0), one = _mm256_set1_pd(1.0);
+    uint64_t res[BC_WARP];
+    uint32_t bad = 0;
+    for (int g = 0; g < BC_WARP; g += 4) {
+        __m256i av = _mm256_loadu_si256((const __m256i *)(a + g)), bv = _mm256_loadu_si256((const __m256i *)(b + g));
+        __m256i both = _mm256_or_si256(_mm256_add_epi64(av, bias), _mm256_add_epi64(bv, bias));
+        __m256i wide = sgn ? _mm256_srli_epi64(both, 51) : _mm256_srli_epi64(both, 50);   /* biased: [0, 2^51) */
+        __m256i out = _mm256_or_si256(_mm256_xor_si256(_mm256_cmpeq_epi64(wide, _mm256_setzero_si256()), _mm256_set1_epi64x(-1)),
+                                      _mm256_cmpeq_epi64(bv, _mm256_setzero_si256()));
+        bad |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(out)) << g;
+        __m256d ad = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(av, magic)), magicd);
+        __m256d bd = _mm256_blendv_pd(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(bv, magic)), magicd), one,
+                                      _mm256_castsi256_pd(out));      /* those lanes are redone */
+        __m256d q = _mm256_round_pd(_mm256_div_pd(ad, bd), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256d r = rem ? _mm256_sub_pd(ad, _mm256_mul_pd(q, bd)) : q;
+        _mm256_storeu_si256((__m256i *)(res + g), _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, magicd)), magic));
+    }
+    memcpy(d, res, sizeof res);
     return bad;
 }
 
@@ -2281,20 +2323,24 @@ next_group:
 #define DIV32_ROW(sgn, rem, one) if (m == FULL) { \
             for (uint32_t bad = div32_row(R + I->d, R + I->a, R + I->b, sgn, rem); bad; bad &= bad - 1) { \
                 int l = __builtin_ctz(bad); D = one(A32, B32); } vmnext }
+#define DIV64_ROW(sgn, rem, one) if (m == FULL) { \
+            for (uint32_t bad = div64_row(R + I->d, R + I->a, R + I->b, sgn, rem); bad; bad &= bad - 1) { \
+                int l = __builtin_ctz(bad); D = one(A, B); } vmnext }
 #else
 #define DIV32_ROW(sgn, rem, one)
+#define DIV64_ROW(sgn, rem, one)
 #endif
         vmcase(DIV_S32) DIV32_ROW(1, 0, div_s32) LANES_D(div_s32(A32, B32)); vmnext
         vmcase(DIV_U32) DIV32_ROW(0, 0, div_u32) LANES_D(div_u32(A32, B32)); vmnext
-        vmcase(DIV_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : (S64(A) == INT64_MIN && S64(B) == -1) ? INT64_MIN : S64(A) / S64(B))); vmnext
-        vmcase(DIV_U64) LANES_D(B == 0 ? ~0ull : A / B); vmnext
+        vmcase(DIV_S64) DIV64_ROW(1, 0, div_s64) LANES_D(div_s64(A, B)); vmnext
+        vmcase(DIV_U64) DIV64_ROW(0, 0, div_u64) LANES_D(div_u64(A, B)); vmnext
         vmcase(REM_S16) LANES_D(U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
         vmcase(REM_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
         vmcase(REM_S32) DIV32_ROW(1, 1, rem_s32) LANES_D(rem_s32(A32, B32)); vmnext
         vmcase(REM_U32) DIV32_ROW(0, 1, rem_u32) LANES_D(rem_u32(A32, B32)); vmnext
 #undef DIV32_ROW
-        vmcase(REM_S64) LANES_D((uint64_t)(S64(B) == 0 ? -1 : S64(B) == -1 ? 0 : S64(A) % S64(B))); vmnext
-        vmcase(REM_U64) LANES_D(B == 0 ? ~0ull : A % B); vmnext
+        vmcase(REM_S64) DIV64_ROW(1, 1, rem_s64) LANES_D(rem_s64(A, B)); vmnext
+        vmcase(REM_U64) DIV64_ROW(0, 1, rem_u64) LANES_D(rem_u64(A, B)); vmnext
         vmcase(MIN_S16) LANES_D(U16(S16(A) < S16(B) ? A : B)); vmnext
         vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
         vmcase(MAX_S16) LANES_D(U16(S16(A) > S16(B) ? A : B)); vmnext

@@ -77,6 +77,8 @@ OPS = [
     ('mul.lo.s32', 'mul.lo.s32 %r6, %r7, %r8;'),
     ('div.s32', 'div.s32 %r6, %r1, %r7;'),
     ('rem.u32', 'rem.u32 %r6, %r1, %r7;'),
+    ('div.u64', 'div.u64 %rd7, %rd4, %rd5;'),
+    ('rem.s64', 'rem.s64 %rd7, %rd4, %rd5;'),
     ('bfind.u32', 'bfind.u32 %r6, %r1;'),
     ('mad.lo.s32', 'mad.lo.s32 %r6, %r7, %r8, %r1;'),
     ('mul.wide.u32', 'mul.wide.u32 %rd7, %r7, %r8;'),

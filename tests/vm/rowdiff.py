@@ -46,6 +46,9 @@ FORMS = [
     ('selp.b32 %r9, %r1, %r2, %p1;', 'r'), ('selp.b64 %rd9, %rd1, %rd2, %p1;', 'rd'),
     ('setp.lt.s32 %p9, %r1, %r2;', 'p'), ('setp.lo.u32 %p9, %r1, %r2;', 'p'), ('setp.eq.s64 %p9, %rd1, %rd2;', 'p'),
     ('div.s32 %r9, %r1, %r2;', 'r'), ('rem.u32 %r9, %r1, %r2;', 'r'), ('div.u64 %rd9, %rd1, %rd2;', 'rd'),
+    ('div.s64 %rd9, %rd1, %rd2;', 'rd'), ('rem.s64 %rd9, %rd1, %rd2;', 'rd'), ('rem.u64 %rd9, %rd1, %rd2;', 'rd'),
+    ('div.s64 %rd9, %rd1, 7;', 'rd'), ('rem.s64 %rd9, %rd1, -3;', 'rd'), ('div.s64 %rd9, %rd1, -1;', 'rd'),
+    ('div.u64 %rd9, %rd1, 1;', 'rd'),
     ('add.s16 %rs9, %rs1, %rs2;', 'rs'), ('mul.lo.s16 %rs9, %rs1, %rs2;', 'rs'),
     ('cvt.u64.u32 %rd9, %r1;', 'rd'), ('cvt.s64.s32 %rd9, %r1;', 'rd'), ('cvt.u32.u64 %r9, %rd1;', 'r'),
     ('cvt.s8.s32 %r9, %r1;', 'r'), ('cvt.u16.u32 %rs9, %r1;', 'rs'),
@@ -86,6 +89,9 @@ SPECIAL32 = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x7f800000, 0xff800000, 0
 SPECIAL64 = [0, 1, 2**64 - 1, 2**63, 2**63 - 1, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
              0x7ff0000000000001, 0x0000000000000001, 0x8010000000000000, 0x3ff0000000000000, 0x43e0000000000000,
              0xc3e0000000000000, 0x41dfffffffc00000, 0xc1e0000000200000, 0x4330000000000001]
+# around the bounds of the double path of div/rem .s64/.u64 ([-2^50, 2^50), unsigned below 2^50)
+SMALL64 = [0, 1, -1, 2, -2, 5, -5, 2**50 - 1, 2**50, 2**50 + 1, -2**50, -2**50 - 1, -2**50 + 1, 2**51, -2**51,
+           2**52 - 1, 2**53 + 1, 3**30, -(3**30), 2**49 + 12345]
 THREADS = 64
 
 
@@ -95,7 +101,11 @@ def inputs(rnd):
     for t in range(THREADS):
         def w32():
             return rnd.choice(SPECIAL32) if rnd.random() < 0.4 else rnd.getrandbits(32)
+        small = rnd.random() < 0.5         # this lane's b64 words near 0 (64-bit division's double path)
         def w64():
+            if small:
+                v = rnd.choice(SMALL64) if rnd.random() < 0.5 else rnd.randrange(-2**51, 2**51) >> rnd.randrange(0, 50)
+                return v % 2**64
             return rnd.choice(SPECIAL64) if rnd.random() < 0.4 else rnd.getrandbits(64)
         r = [w32(), w32(), rnd.randrange(0, 40) if rnd.random() < 0.8 else w32(), rnd.randrange(0, 70) if rnd.random() < 0.8 else w32()]
         lanes.append(r + [w64(), w64(), w64()] + [w32(), w32(), w32()] + [w64(), w64(), w64()] +
