@@ -319,6 +319,7 @@ typedef struct ck {
     sched S;
     vm_hooks H;                  /* the hooks of instrumented blocks */
     chk_def *def;                /* definedness of values (check_def.c) */
+    const chk_def_quick *defq;   /* its state the access hook tests inline */
     const uint64_t *sample;      /* sorted linear indices of the instrumented blocks; NULL: all */
     uint64_t nsample;
     int skip_others;             /* blocks outside the sample do not run at all (independent blocks) */
@@ -853,7 +854,10 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
     C->seq++;
-    chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
+    /* the usual load of defined shared bytes tested here: no call */
+    if (!(space == BC_SP_SHARED && (flags & (VM_ACC_READ | VM_ACC_WRITE)) == VM_ACC_READ &&
+          chk_def_quiet_read(C->defq, cta->slot, w->id, addr, size)))
+        chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
     if (space == BC_SP_GLOBAL && C->foot && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
     int sem = C->sem && (flags & MARKED) ? C->sem[pc] : 0;
@@ -1581,6 +1585,7 @@ void chk_schedule_run_part(const chk_launch *X, int k, mem_space *mem, vm_output
     C.schedule = k;
     C.sem = X->sem;
     C.def = chk_def_new(X->m->bc, report_use, &C);
+    C.defq = chk_def_quick_of(C.def);
     C.gw.elem = sizeof(rec);
     C.gr.elem = sizeof(rset);
     vm_hooks *H = &C.H;

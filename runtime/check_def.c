@@ -47,7 +47,7 @@ typedef struct dstack { uint8_t *u; uint16_t *o; uint32_t n, cap; } dstack;
 typedef struct dwarp {
     uint8_t *u;                  /* [slot * 32 + lane] undefined bytes */
     uint16_t *o;                 /* their origin (index + 1 into chk_def.orig; 0 none) */
-    int tainted;                 /* some register may hold an undefined byte */
+    int *taint;                  /* some register may hold an undefined byte (in chk_def.q.taint) */
     uint32_t shfl_b[W32], shfl_c[W32];   /* shuffle operands, kept until the rendezvous completes */
     dstack stk[W32];             /* shadows of the registers a call saved */
     uint8_t *g;                  /* [slot * 32 + lane] the value depends on an __activemask() grouping */
@@ -69,6 +69,7 @@ typedef struct gstored { uint16_t e; uint32_t pc, lanes; } gstored;
 typedef struct dorigin { uint32_t pc, tid; uint64_t cta; int space; uint64_t addr; int kind; } dorigin;
 
 struct chk_def {
+    chk_def_quick q;             /* shared maps and taint flags (sh_def, taint below point into it) */
     const bc_module *m;
     uint8_t rule[OP__COUNT], cc[OP__COUNT];
     uint32_t nslots;             /* register slots (per warp: nslots * 32) */
@@ -165,11 +166,15 @@ static void dcta_free(chk_def *D, dcta *c)
     free(c->oval);
 }
 
+const chk_def_quick *chk_def_quick_of(const chk_def *D) { return &D->q; }
+
 void chk_def_free(chk_def *D)
 {
     if (!D) return;
     for (int i = 0; i < D->nctas; i++) dcta_free(D, &D->ctas[i]);
     free(D->ctas);
+    free(D->q.sh_def);
+    free(D->q.taint);
     free(D->orig);
     free(D->ev);
     free(D->st);
@@ -185,7 +190,11 @@ void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta)
         D->nwarps = L->nwarps;
         D->shared_size = L->shared_size;
         D->local_size = L->cfg.local_size;
-        if (!D->ctas) abort();
+        D->q.shared_size = D->shared_size;
+        D->q.nwarps = D->nwarps;
+        D->q.sh_def = calloc((size_t)D->nctas, sizeof *D->q.sh_def);
+        D->q.taint = calloc((size_t)D->nctas * (size_t)D->nwarps + 1, sizeof *D->q.taint);
+        if (!D->ctas || !D->q.sh_def || !D->q.taint) abort();
     }
     dcta *c = &D->ctas[cta->slot];
     size_t regs = (size_t)D->nslots * W32;
@@ -194,7 +203,9 @@ void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta)
         c->sh_def = calloc(D->shared_size / 8 + 2, 1);
         c->loc_def = calloc(D->nthreads, sizeof *c->loc_def);
         if (!c->w || !c->sh_def || !c->loc_def) abort();
+        D->q.sh_def[cta->slot] = c->sh_def;
         for (int i = 0; i < D->nwarps; i++) {
+            c->w[i].taint = &D->q.taint[(size_t)cta->slot * (size_t)D->nwarps + (size_t)i];
             c->w[i].u = calloc(regs, 1);
             c->w[i].o = calloc(regs, sizeof *c->w[i].o);
             if (!c->w[i].u || !c->w[i].o) abort();
@@ -208,8 +219,8 @@ void chk_def_cta_begin(chk_def *D, vm_launch *L, vm_cta *cta)
     }
     for (int i = 0; i < D->nwarps; i++) {
         dwarp *dw = &c->w[i];
-        if (dw->tainted) memset(dw->u, 0, regs);
-        dw->tainted = 0;
+        if (*dw->taint) memset(dw->u, 0, regs);
+        *dw->taint = 0;
         if (dw->gtainted) memset(dw->g, 0, regs);
         dw->gtainted = 0;
         for (int l = 0; l < W32; l++) dw->stk[l].n = 0;
@@ -305,7 +316,7 @@ static inline void set(dwarp *dw, uint32_t slot, int l, uint8_t u, uint16_t o)
 {
     U(dw, slot, l) = u;
     O(dw, slot, l) = o;
-    dw->tainted |= u != 0;
+    *dw->taint |= u != 0;
 }
 
 /* Reports lane l's use of `slot` when any byte in `bytes` of it is undefined. */
@@ -795,7 +806,7 @@ void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
             uint32_t t = (uint32_t)w->id * W32 + (uint32_t)l;
             if (t >= D->nthreads) continue;
             if (rule == DR_CALLI) {
-                if (dw->tainted && check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an indirect call target")) continue;
+                if (*dw->taint && check_use(D, L, cta, w, dw, l, I->a, 0xff, pc, "as an indirect call target")) continue;
                 uint64_t fa = R[I->a + (uint32_t)l] - BC_FUNC_ADDR_BASE;
                 call_enter(D, c, dw, w, l, t, I, fa < (uint64_t)D->m->nfuncs ? (int)fa : -1);
             } else if (rule == DR_CALL) call_enter(D, c, dw, w, l, t, I, (int)I->imm);
@@ -804,7 +815,7 @@ void chk_def_step(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t la
         }
     }
     if (D->has_am) gstep(D, L, dw, R, I, rule, lanes, pc);
-    if (!dw->tainted) return;
+    if (!*dw->taint) return;
     /* the guard */
     uint32_t ug = 0;
     if (I->guard != BC_NO_GUARD)
@@ -909,7 +920,7 @@ void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     int isld = I->op >= OP_LD_GLOBAL && I->op <= OP_LD_GENERIC, isst = I->op >= OP_ST_GLOBAL && I->op <= OP_ST_GENERIC;
     if (space == BC_SP_GLOBAL) {
         /* a store of an undefined value to global memory is a use */
-        if (!isst || !dw->tainted) return;
+        if (!isst || !*dw->taint) return;
         const uint32_t *sl = I->n > 1 ? &D->m->extra[I->x] : &I->b;
         for (int k = 0; k < I->n; k++)
             if (check_use(D, L, cta, w, dw, lane, sl[k], (uint8_t)((1u << I->m1) - 1), pc, "in a store to global memory"))
@@ -920,7 +931,7 @@ void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     if (t >= D->nthreads || addr + (uint64_t)size > lim || size <= 0) return;
     uint8_t *bm = space == BC_SP_SHARED ? c->sh_def : loc_map(D, c, t);
     uint32_t ot = space == BC_SP_SHARED ? 0 : t;
-    if (!dw->tainted && size <= 8 && (addr & 7) + (uint64_t)size <= 8) {
+    if (!*dw->taint && size <= 8 && (addr & 7) + (uint64_t)size <= 8) {
         /* the common case: a clean warp, bytes within one byte of the map */
         uint8_t m = (uint8_t)(((1u << size) - 1) << (addr & 7));
         if ((flags & VM_ACC_WRITE) && !((flags & VM_ACC_READ) && isld)) { bm[addr >> 3] |= m; return; }
@@ -939,14 +950,14 @@ void chk_def_access(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
                 if (!o) o = omem_get(c, okey_of(space, ot, a >> 2));
                 if (!o) o = origin_new(D, pc, t, cta->linear, space, a, OK_UNWRITTEN);
             }
-            if (!u && !dw->tainted) continue;
+            if (!u && !*dw->taint) continue;
             if (u && I->m2 && (u & (1u << (sz - 1)))) u = 0xff;     /* sign extension of an undefined top byte */
             u &= (uint8_t)(I->m3 >= 8 ? 0xff : (1u << I->m3) - 1);
             set(dw, dl[k], lane, u, u ? o : 0);
         }
     }
     if (!(flags & VM_ACC_WRITE)) return;
-    if (!isst || !dw->tainted) {                     /* defined bytes (atomics and copies write defined values) */
+    if (!isst || !*dw->taint) {                     /* defined bytes (atomics and copies write defined values) */
         for (int i = 0; i < size; i++) bit_put(bm, addr + (uint64_t)i, 1);
         return;
     }
@@ -1006,7 +1017,7 @@ void chk_def_coll(chk_def *D, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t P)
     for (uint32_t mm = out; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         const bc_insn *I = &L->code[w->pc[l] - 1];
-        if (!nu[l] && !dw->tainted) continue;
+        if (!nu[l] && !*dw->taint) continue;
         set(dw, I->d, l, nu[l], nu[l] ? no[l] : 0);
         if (I->flags & BC_IF_HAS_E) set(dw, I->e, l, 0, 0);
     }

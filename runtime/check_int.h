@@ -119,6 +119,30 @@ typedef void (*chk_def_report)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w,
                                const char *what, const chk_origin *o);
 typedef struct chk_def chk_def;
 
+/* The part of the definedness state that the access hook tests inline
+ * (chk_def_quiet_read), so that the usual load needs no call: check_def.c
+ * owns it and keeps it current. */
+typedef struct chk_def_quick {
+    uint64_t shared_size;
+    int nwarps;
+    uint8_t **sh_def;            /* [CTA slot]: bit per shared byte, 1 defined */
+    int *taint;                  /* [CTA slot * nwarps + warp]: a register of the warp may hold an undefined byte */
+} chk_def_quick;
+const chk_def_quick *chk_def_quick_of(const chk_def *D);
+
+/* Whether chk_def_access would do nothing for a read (not a write) of
+ * `size` bytes at shared offset addr by a lane of warp `warp` of CTA slot
+ * `slot`: its fast path, a warp with no undefined register reading defined
+ * bytes within one byte of the map. */
+static inline int chk_def_quiet_read(const chk_def_quick *q, int slot, int warp, uint64_t addr, int size)
+{
+    if (!q->taint || q->taint[slot * q->nwarps + warp] || size <= 0 || size > 8 || (addr & 7) + (uint64_t)size > 8 ||
+        addr + (uint64_t)size > q->shared_size)
+        return 0;
+    unsigned m = ((1u << size) - 1) << (addr & 7);
+    return (q->sh_def[slot][addr >> 3] & m) == m;
+}
+
 const chk_am_candidate *chk_def_am_candidate(chk_def *D);
 
 chk_def *chk_def_new(const bc_module *m, chk_def_report report, void *ctx);
