@@ -509,11 +509,12 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
 #endif
 
 /* Reports one lane's access to the checker. */
-static void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
+static inline void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
 {
-    int rs;
-    uint64_t ra;
-    vm_resolve(L, space, a, &rs, &ra);
+    int rs = space;
+    uint64_t ra = a;
+    if (space == BC_SP_SHARED) ra = (uint32_t)a;          /* vm_resolve's answers for these two, inline */
+    else if (space != BC_SP_GLOBAL) vm_resolve(L, space, a, &rs, &ra);
     if (rs == BC_SP_CONST || rs == BC_SP_KPARAM) return;
     L->cfg.hooks->access(L->cfg.hooks->ctx, L, cta, w, l, pc, rs, ra, (int)n, flags);
 }
