@@ -209,16 +209,24 @@ static void wtab_clear(wtab *t)
 
 static void wtab_free(wtab *t) { free(t->keys); free(t->idx); memset(t, 0, sizeof *t); }
 
+/* One page of records (see gp_get), and which 4 KB parts of it were
+ * written since it was mapped. */
+#define GP_PARTS 4               /* 64-bit words of `written`: pages of up to 256 x 4 KB */
+typedef struct gpage {
+    uint8_t *mem;
+    uint64_t written[GP_PARTS];
+} gpage;
+
 /* Pages of records over guest global memory (see gp_get). */
 typedef struct gptab {
     wtab map;                    /* page number -> index + 1 in pages */
-    void **pages;
+    gpage **pages;
     uint32_t n, cap;
-    void **free;                 /* recycled pages */
+    gpage **free;                /* recycled pages */
     uint32_t nfree, capfree;
     size_t elem;                 /* bytes per word */
     uint64_t last_key;
-    void *last;
+    gpage *last;
 } gptab;
 
 /* ---- global shadow pages ------------------------------------------------------------ */
@@ -238,20 +246,48 @@ typedef struct gptab {
 static void gp_release(void *p, size_t n) { munmap(p, n); }
 static vm_pool gp_pool = VM_POOL_INIT((size_t)64 << 20, gp_release);
 
-static void *gp_map(size_t bytes)
+static gpage *gp_map(size_t bytes)
 {
-    void *p = vm_pool_take(&gp_pool, bytes, 0);
-    if (p) return memset(p, 0, bytes);
-    p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) abort();
-    return p;
+    gpage *g = calloc(1, sizeof *g);
+    if (!g || bytes > (size_t)GP_PARTS * 64 * 4096) abort();
+    g->mem = vm_pool_take(&gp_pool, bytes, 0);
+    if (g->mem) {                      /* cleared: every part written */
+        memset(g->mem, 0, bytes);
+        memset(g->written, 0xff, sizeof g->written);
+        return g;
+    }
+    g->mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g->mem == MAP_FAILED) abort();
+    return g;
 }
 
-/* The page of `word` in T (created, or taken from the free list). */
-static void *gp_get(gptab *T, uint64_t word)
+/* Writes a zero to 4 KB part k of a fresh page before anything reads it:
+ * read first, a part would map the shared zero page, and the first write
+ * then replaces that mapping, which with several threads interrupts every
+ * other core to flush it from its TLB (a third of histogram's check). */
+static __attribute__((noinline)) void gp_write_part(gpage *g, size_t k)
+{
+    *(volatile uint8_t *)(g->mem + (k << 12)) = 0;
+    g->written[k >> 6] |= 1ull << (k & 63);
+}
+
+static gpage *gp_page(gptab *T, uint64_t key);
+
+/* The record of `word` in T (its page created, or taken from the free list),
+ * to be written (write: its part of the page is written first, see
+ * gp_write_part) or only read. */
+static inline void *gp_get(gptab *T, uint64_t word, int write)
 {
     uint64_t key = word >> GP_BITS;
-    if (T->last && T->last_key == key) return T->last;
+    gpage *g = T->last && T->last_key == key ? T->last : gp_page(T, key);
+    size_t off = (size_t)(word & ((1u << GP_BITS) - 1)) * T->elem, k0 = off >> 12, k1 = (off + T->elem - 1) >> 12;
+    if (write && !(g->written[k0 >> 6] >> (k0 & 63) & 1)) gp_write_part(g, k0);
+    if (write && k1 != k0 && !(g->written[k1 >> 6] >> (k1 & 63) & 1)) gp_write_part(g, k1);
+    return g->mem + off;
+}
+
+static gpage *gp_page(gptab *T, uint64_t key)
+{
     int ins;
     uint32_t i = wtab_get(&T->map, key, T->n + 1, &ins);
     if (ins) {
@@ -284,8 +320,8 @@ static void gp_recycle(gptab *T)
 
 static void gp_free(gptab *T)
 {
-    for (uint32_t i = 0; i < T->n; i++) vm_pool_give(&gp_pool, T->pages[i], T->elem << GP_BITS, 0);
-    for (uint32_t i = 0; i < T->nfree; i++) vm_pool_give(&gp_pool, T->free[i], T->elem << GP_BITS, 0);
+    for (uint32_t i = 0; i < T->n; i++) { vm_pool_give(&gp_pool, T->pages[i]->mem, T->elem << GP_BITS, 0); free(T->pages[i]); }
+    for (uint32_t i = 0; i < T->nfree; i++) { vm_pool_give(&gp_pool, T->free[i]->mem, T->elem << GP_BITS, 0); free(T->free[i]); }
     free(T->pages);
     free(T->free);
     wtab_free(&T->map);
@@ -871,9 +907,11 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
             shadow *sw = &C->sh[wd];
             check_word(C, L, cta, w, lane, &sw->w, &sw->rd, 1, 1, space, addr, size, wd, t, pc, flags, bytes);
         } else {
-            uint64_t in = wd & ((1u << GP_BITS) - 1);
-            rset *rs = (rset *)gp_get(&C->gr, wd) + in;
-            rec *wr = (rec *)gp_get(&C->gw, wd) + in;
+            /* a read is recorded among the reads and looks at the write; a write replaces
+             * the write and clears only read records there are (their parts were written) */
+            int wrt = (flags & VM_ACC_WRITE) != 0;
+            rset *rs = gp_get(&C->gr, wd, !wrt);
+            rec *wr = gp_get(&C->gw, wd, wrt);
             check_word(C, L, cta, w, lane, wr, rs, 0, C->gr_tag, space, addr, size, wd, t, pc, flags, bytes);
         }
         if (flags & MARKED) {
@@ -1443,7 +1481,7 @@ static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int s
     uint32_t op = kind == FP_A ? (C->atoms ? C->atoms[pc] : FP_OP_ANY) : 0;
     uint32_t owner = (uint32_t)(block + 1) & FP_OWNER;
     for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2 && !C->dependent; wd++) {
-        uint32_t *e = (uint32_t *)gp_get(&C->fp, wd) + (wd & ((1u << GP_BITS) - 1));
+        uint32_t *e = gp_get(&C->fp, wd, 1);
         if (!*e) { *e = owner | (kind | op << 4) << 24; continue; }
         uint32_t fl = (*e >> 24) & 15, eop = *e >> 28;
         if (kind == FP_A) eop = !eop ? op : eop != op ? FP_OP_ANY : eop;
