@@ -141,6 +141,7 @@ static int setup_launch(const rt_case *c, const rt_run_opts *o, const ptxemu_mod
         const rt_case_buffer *b = &c->buffers[i];
         (*bufaddr)[i] = mem_alloc_bytes(&dev->mem, b->size, b->name);
         if (!(*bufaddr)[i]) { snprintf(msg, len, "cannot allocate buffer %s (%zu bytes)", b->name, b->size); return PTXEMU_EXIT_USAGE; }
+        mem_prefault(&dev->mem, (*bufaddr)[i], b->size);     /* every byte is written next */
         rt_case_buffer_init(b, mem_xlate(&dev->mem, (*bufaddr)[i], b->size));
     }
     int k = bc_find_func(m->bc, c->kernel);

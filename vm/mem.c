@@ -46,6 +46,22 @@ static uint8_t *host_storage(mem_space *s, uint64_t *base, uint64_t n)
     return NULL;
 }
 
+#define MEM_PREFAULT_MIN (256u << 10)   /* smaller ranges: a few faults, or already in the heap */
+
+void mem_prefault(const mem_space *s, uint64_t addr, uint64_t n)
+{
+    uint8_t *p = n >= MEM_PREFAULT_MIN ? mem_xlate(s, addr, n) : NULL;
+    if (!p) return;
+    uintptr_t pg = page_size(), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1), hi = ((uintptr_t)p + n) & ~(pg - 1);
+    if (hi <= lo) return;
+#ifdef MADV_HUGEPAGE
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+    madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);   /* before 5.14: the writes fault them in */
+#endif
+}
+
 static void host_release(mem_space *s, mem_alloc *a)
 {
     if (!s->host_mapped) { free(a->host); return; }

@@ -64,6 +64,10 @@ static inline uint8_t *mem_xlate(const mem_space *s, uint64_t addr, uint64_t n)
     int i = mem_find(s, addr, n);
     return i < 0 ? NULL : s->allocs[i].host + (addr - s->allocs[i].base);
 }
+/* Maps the host pages of [addr, addr+n) now, in huge pages where the host
+ * gives them, for a caller about to write all of it (a case's buffers):
+ * one call instead of a page fault per 4 KB.  Small ranges are left alone. */
+void mem_prefault(const mem_space *s, uint64_t addr, uint64_t n);
 /* Copies between host and guest; -1 if the range is not inside one live
  * allocation. */
 int mem_write(mem_space *s, uint64_t addr, const void *src, uint64_t n);
