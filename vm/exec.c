@@ -228,7 +228,6 @@ static uint32_t bfind(uint64_t a, int bits, int sign, int shiftamt)
 
 /* div and rem .s32/.u32 as sm_90 gives them for every operand: x / 0 is all
  * ones (-1), INT32_MIN / -1 is INT32_MIN, x % 0 is all ones, x % -1 is 0. */
-#define S64_(v) ((int64_t)(v))
 static inline uint32_t div_s32(uint32_t a, uint32_t b)
 {
     return (int32_t)b == 0 ? 0xffffffffu : ((int32_t)a == INT32_MIN && (int32_t)b == -1) ? a : (uint32_t)((int32_t)a / (int32_t)b);
@@ -242,12 +241,14 @@ static inline uint32_t rem_u32(uint32_t a, uint32_t b) { return b == 0 ? 0xfffff
 /* .s64/.u64 the same way: x / 0 and x % 0 are all ones, INT64_MIN / -1 is INT64_MIN */
 static inline uint64_t div_s64(uint64_t a, uint64_t b)
 {
-    return S64_(b) == 0 ? ~0ull : (S64_(a) == INT64_MIN && S64_(b) == -1) ? a : (uint64_t)(S64_(a) / S64_(b));
+    int64_t x = (int64_t)a, y = (int64_t)b;
+    return y == 0 ? ~0ull : (x == INT64_MIN && y == -1) ? a : (uint64_t)(x / y);
 }
 static inline uint64_t div_u64(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a / b; }
 static inline uint64_t rem_s64(uint64_t a, uint64_t b)
 {
-    return S64_(b) == 0 ? ~0ull : S64_(b) == -1 ? 0 : (uint64_t)(S64_(a) % S64_(b));
+    int64_t x = (int64_t)a, y = (int64_t)b;
+    return y == 0 ? ~0ull : y == -1 ? 0 : (uint64_t)(x % y);
 }
 static inline uint64_t rem_u64(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a % b; }
 
