@@ -21,22 +21,34 @@ NATIVE_DIR=build/bench
 FILTER=${1:-}
 mkdir -p "$NATIVE_DIR"
 
-# run_stats CASE JOBS -> "INSNS SECS RSS_MB LAUNCH_SECS" of the fastest of REPS runs (SECS: the
-# whole run, as `--time` measures it; LAUNCH_SECS: the launch alone, without loading the module
-# and setting up and checking the buffers, which one thread does)
+# run_stats CASE JOBS... -> for each JOBS, "INSNS SECS RSS_MB LAUNCH_SECS" of the fastest of REPS
+# runs (SECS: the whole run, as `--time` measures it; LAUNCH_SECS: the launch alone, without
+# loading the module and setting up and checking the buffers, which one thread does), one
+# line each.  The runs of the different JOBS alternate, so that a moment when the machine's
+# other tenants take a core falls on both (it used to fall on all the N-thread runs at once).
 run_stats() {
-    local c=$1 jobs=$2 best="" out line secs bline="" blaunch=""
+    local c=$1; shift
+    local -a best=() bline=() blaunch=()
+    local out line secs i k
     for _ in $(seq "$REPS"); do
-        out=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null)
-        line=$(echo "$out" | grep 'lane-instructions in')
-        [ -n "$line" ] || { echo "- - - -"; return; }
-        secs=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s.*/\1/')
-        if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
-            best=$secs; bline=$line
-            blaunch=$(echo "$out" | sed -n -E 's/^ptxemu: the launch itself: ([0-9.]+) s.*/\1/p')
-        fi
+        k=0
+        for jobs in "$@"; do
+            out=$($P run "$c" --time --jobs "$jobs" 2>&1 >/dev/null)
+            line=$(echo "$out" | grep 'lane-instructions in')
+            if [ -n "$line" ]; then
+                secs=$(echo "$line" | sed -E 's/.* in ([0-9.]+) s.*/\1/')
+                if [ -z "${best[$k]:-}" ] || awk "BEGIN{exit !($secs < ${best[$k]})}"; then
+                    best[$k]=$secs; bline[$k]=$line
+                    blaunch[$k]=$(echo "$out" | sed -n -E 's/^ptxemu: the launch itself: ([0-9.]+) s.*/\1/p')
+                fi
+            fi
+            k=$((k + 1))
+        done
     done
-    echo "$(echo "$bline" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/') ${blaunch:--}"
+    for ((i = 0; i < $#; i++)); do
+        if [ -z "${bline[$i]:-}" ]; then echo "- - - -"; continue; fi
+        echo "$(echo "${bline[$i]}" | sed -E 's/^ptxemu: ([0-9]+) lane-instructions in ([0-9.]+) s.*peak RSS ([0-9.]+) MB.*/\1 \2 \3/') ${blaunch[$i]:--}"
+    done
 }
 
 # native_secs CASE -> best time in seconds of the case's native C version, or "-"
@@ -74,8 +86,7 @@ print_header
 for c in tests/bench/*.txt; do
     name=$(basename "$c" .txt)
     case "$name" in *"$FILTER"*) ;; *) continue ;; esac
-    read -r insns s1 rss1 l1 < <(run_stats "$c" 1)
-    read -r _ sn rssn ln < <(run_stats "$c" "$NCPU")
+    { read -r insns s1 rss1 l1; read -r _ sn rssn ln; } < <(run_stats "$c" 1 "$NCPU")
     rss=$(awk -v a="$rss1" -v b="$rssn" 'BEGIN { print (b > a ? b : a) }')
     print_row "$name" "$insns" "$s1" "$sn" "$rss" "$(native_secs "$c")" "$l1" "$ln"
 done
