@@ -28,7 +28,24 @@ void rt_memstats_init(rt_memstats *s)
     s->cur_lane = -1;
 }
 
-/* Wavefronts of one shared request: phases of 128 bytes. */
+/* Sorts v[0..n) and drops repeated values; returns how many are left.  The
+ * lanes' addresses usually come in increasing order or all equal, where the
+ * insertion sort is one pass. */
+static int sort_unique(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i;
+        while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
+        v[j] = x;
+    }
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (!u || v[i] != v[u - 1]) v[u++] = v[i];
+    return u;
+}
+
+/* Wavefronts of one shared request: phases of 128 bytes (at most 128 words each). */
 static uint64_t shared_wavefronts(const rt_memstats *s, uint64_t *ideal)
 {
     int per = s->size[0] <= 4 ? BC_WARP : 128 / s->size[0];
@@ -37,20 +54,22 @@ static uint64_t shared_wavefronts(const rt_memstats *s, uint64_t *ideal)
     *ideal = 0;
     for (int p0 = 0; p0 < s->cur_n; p0 += per) {
         int pe = p0 + per < s->cur_n ? p0 + per : s->cur_n;
-        uint64_t words[BC_WARP * 4];
-        int nw = 0;
-        for (int i = p0; i < pe; i++)                   /* distinct words of the phase */
+        /* distinct words per bank: a bank's first word inline, any other distinct
+         * word of any bank in `more` (empty unless the phase has conflicts) */
+        uint64_t first[NBANKS], more[BC_WARP * 4];
+        int count[NBANKS] = { 0 }, nmore = 0, worst = 0;
+        for (int i = p0; i < pe; i++)
             for (uint64_t a = s->addr[i] & ~3ull; a < s->addr[i] + (uint64_t)s->size[i]; a += 4) {
-                int k = 0;
-                while (k < nw && words[k] != a) k++;
-                if (k == nw && nw < BC_WARP * 4) words[nw++] = a;
+                int b = (int)((a / 4) % NBANKS), k = 0;
+                if (!count[b]) { first[b] = a; count[b] = 1; }
+                else if (first[b] != a) {
+                    while (k < nmore && more[k] != a) k++;
+                    if (k < nmore || nmore == BC_WARP * 4) continue;
+                    more[nmore++] = a;
+                    count[b]++;
+                }
+                worst = count[b] > worst ? count[b] : worst;
             }
-        int worst = 0;
-        for (int b = 0; b < NBANKS; b++) {
-            int c = 0;
-            for (int k = 0; k < nw; k++) c += (int)((words[k] / 4) % NBANKS) == b;
-            if (c > worst) worst = c;
-        }
         total += (uint64_t)worst;
         (*ideal)++;
     }
@@ -64,12 +83,9 @@ static uint64_t global_blocks(const rt_memstats *s, uint64_t unit)
     uint64_t blk[BC_WARP * 4];
     int n = 0;
     for (int i = 0; i < s->cur_n; i++)
-        for (uint64_t a = s->addr[i] / unit; a <= (s->addr[i] + (uint64_t)s->size[i] - 1) / unit; a++) {
-            int k = 0;
-            while (k < n && blk[k] != a) k++;
-            if (k == n && n < BC_WARP * 4) blk[n++] = a;
-        }
-    return (uint64_t)n;
+        for (uint64_t a = s->addr[i] / unit; a <= (s->addr[i] + (uint64_t)s->size[i] - 1) / unit && n < BC_WARP * 4; a++)
+            blk[n++] = a;
+    return (uint64_t)sort_unique(blk, n);
 }
 
 void rt_memstats_finish(rt_memstats *s)
