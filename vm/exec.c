@@ -509,8 +509,11 @@ void vm_resolve(const vm_launch *L, int space, uint64_t a, int *rspace, uint64_t
 
 #endif
 
-/* Reports one lane's access to the checker. */
-static inline void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
+/* Reports one lane's access to the checker.  Not inlined: its copies in the
+ * dispatch loop's memory handlers cost the unrelated handlers 15-25%
+ * (mad.lo.s32, bfind, cvt: GCC allocates the one large function's registers
+ * anew). */
+static __attribute__((noinline)) void hook_access(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32_t pc, int space, uint64_t a, uint32_t n, int flags)
 {
     int rs = space;
     uint64_t ra = a;
@@ -2093,7 +2096,17 @@ static int cpu_has_fma(void)
 /* The group's turn ends at `limit`, the lower of `stop` (where other ready
  * lanes wait) and `bend`, the pc at which its budget of instructions runs
  * out if it goes on in sequence: the next instruction is one compare. */
+#ifdef VM_USE_GOTO
+/* (threaded: an unguarded next instruction is dispatched from here, each
+ * handler with its own indirect jump, which the branch predictor learns
+ * per handler; a guarded one goes through the loop's head) */
+#define vmnext { if (++pc >= limit) goto out_budget; I = &code[pc]; \
+        if (__builtin_expect(I->guard == BC_NO_GUARD, 1)) { \
+            m = group; n_ins++; if (m != FULL) n_short += BC_WARP - popc32(m); goto *first[I->op]; } \
+        continue; }
+#else
 #define vmnext { if (++pc >= limit) goto out_budget; continue; }
+#endif
 /* a taken jump of the whole group: the budget left moves with it */
 #define vmjump(t) { int64_t left_ = bend - (int64_t)pc - 1; pc = (t); \
         if (left_ <= 0 || pc >= stop) goto out_budget; \
