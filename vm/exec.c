@@ -2093,20 +2093,22 @@ static int cpu_has_fma(void)
 #define vmcase(name) case OP_##name:
 #define vmfallthrough __attribute__((fallthrough));
 #endif
-/* The group's turn ends at `limit`, the lower of `stop` (where other ready
- * lanes wait) and `bend`, the pc at which its budget of instructions runs
- * out if it goes on in sequence: the next instruction is one compare. */
+/* The group's next instruction at pc (threaded: an unguarded one is
+ * dispatched from here, each handler with its own indirect jump, which the
+ * branch predictor learns per handler; a guarded one, and every one in the
+ * switch build, goes through the loop's head). */
 #ifdef VM_USE_GOTO
-/* (threaded: an unguarded next instruction is dispatched from here, each
- * handler with its own indirect jump, which the branch predictor learns
- * per handler; a guarded one goes through the loop's head) */
-#define vmnext { if (++pc >= limit) goto out_budget; I = &code[pc]; \
+#define vmthread { I = &code[pc]; \
         if (__builtin_expect(I->guard == BC_NO_GUARD, 1)) { \
             m = group; n_ins++; if (m != FULL) n_short += BC_WARP - popc32(m); goto *first[I->op]; } \
         continue; }
 #else
-#define vmnext { if (++pc >= limit) goto out_budget; continue; }
+#define vmthread continue;
 #endif
+/* The group's turn ends at `limit`, the lower of `stop` (where other ready
+ * lanes wait) and `bend`, the pc at which its budget of instructions runs
+ * out if it goes on in sequence: the next instruction is one compare. */
+#define vmnext { if (++pc >= limit) goto out_budget; vmthread }
 /* a taken jump of the whole group: the budget left moves with it */
 #define vmjump(t) { int64_t left_ = bend - (int64_t)pc - 1; pc = (t); \
         if (left_ <= 0 || pc >= stop) goto out_budget; \
