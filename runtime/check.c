@@ -271,21 +271,7 @@ static __attribute__((noinline)) void gp_write_part(gpage *g, size_t k)
     g->written[k >> 6] |= 1ull << (k & 63);
 }
 
-static gpage *gp_page(gptab *T, uint64_t key);
-
-/* The record of `word` in T (its page created, or taken from the free list),
- * to be written (write: its part of the page is written first, see
- * gp_write_part) or only read. */
-static inline void *gp_get(gptab *T, uint64_t word, int write)
-{
-    uint64_t key = word >> GP_BITS;
-    gpage *g = T->last && T->last_key == key ? T->last : gp_page(T, key);
-    size_t off = (size_t)(word & ((1u << GP_BITS) - 1)) * T->elem, k0 = off >> 12, k1 = (off + T->elem - 1) >> 12;
-    if (write && !(g->written[k0 >> 6] >> (k0 & 63) & 1)) gp_write_part(g, k0);
-    if (write && k1 != k0 && !(g->written[k1 >> 6] >> (k1 & 63) & 1)) gp_write_part(g, k1);
-    return g->mem + off;
-}
-
+/* The page of `word`'s key in T (created, or taken from the free list). */
 static gpage *gp_page(gptab *T, uint64_t key)
 {
     int ins;
@@ -300,6 +286,20 @@ static gpage *gp_page(gptab *T, uint64_t key)
     }
     T->last_key = key;
     return T->last = T->pages[i - 1];
+}
+
+/* The record of `word` in T (its page created, or taken from the free list),
+ * to be written (write: its part of the page is written first, see
+ * gp_write_part) or only read. */
+static inline void *gp_get(gptab *T, uint64_t word, int write)
+{
+    uint64_t key = word >> GP_BITS;
+    gpage *g = T->last && T->last_key == key ? T->last : gp_page(T, key);
+    size_t off = (size_t)(word & ((1u << GP_BITS) - 1)) * T->elem;
+    if (write)                         /* the record's first and last byte's parts */
+        for (size_t k = off >> 12; k <= (off + T->elem - 1) >> 12; k++)
+            if (!(g->written[k >> 6] >> (k & 63) & 1)) gp_write_part(g, k);
+    return g->mem + off;
 }
 
 /* The pages go to the free list (their records stay, stale). */

@@ -716,8 +716,10 @@ static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
 
 static void worker_free(par_worker *wk)
 {
-    if (!wk->borrowed && wk->L.ctas) vm_cta_free(wk->L.ctas);
-    if (!wk->borrowed) free(wk->L.ctas);
+    if (!wk->borrowed && wk->L.ctas) {
+        vm_cta_free(wk->L.ctas);
+        free(wk->L.ctas);
+    }
     free(wk->L.fault.report);
     free(wk->buf);
 }
