@@ -413,20 +413,22 @@ static void declare_func(bc_cc *c, const ast_func *f)
     if (old && c->gsyms.v[*old].kind == CC_SYM_FUNC) {
         idx = c->gsyms.v[*old].idx;
         if (!f->has_body) return;                 /* a second prototype */
-        bc_func *of = &c->funcs.v[idx];
-        if (of->kind == BC_FN_DEFINED && of->pc_end) {
+        if (c->bodies.v[idx]) {       /* (its body is compiled in pass 2, after every header) */
             cc_error(c, &f->loc, "function '%s' is defined twice", f->name);
             return;
         }
+        bc_func *of = &c->funcs.v[idx];
         free(of->params); free(of->rets);
     } else {
         bc_func z;
         memset(&z, 0, sizeof z);
         idx = VEC_PUSH(c->funcs, z);
+        VEC_PUSH(c->bodies, (const ast_func *)NULL);
         cc_sym s = { CC_SYM_FUNC, idx, 0, 0, AST_T_NONE };
         global_sym(c, f->name, s, &f->loc);
     }
     bc_func *bf = &c->funcs.v[idx];
+    if (f->has_body) c->bodies.v[idx] = f;
     bf->name = f->name;
     bf->is_entry = f->is_entry;
     bf->line = f->loc.line;
@@ -811,7 +813,7 @@ static void cc_free(bc_cc *c)
 {
     for (size_t i = 0; i < c->funcs.n; i++) { free(c->funcs.v[i].params); free(c->funcs.v[i].rets); }
     VEC_FREE(c->code); VEC_FREE(c->extra); VEC_FREE(c->consts); VEC_FREE(c->const_relocs);
-    VEC_FREE(c->funcs); VEC_FREE(c->vars); VEC_FREE(c->relocs); VEC_FREE(c->srclocs);
+    VEC_FREE(c->funcs); VEC_FREE(c->bodies); VEC_FREE(c->vars); VEC_FREE(c->relocs); VEC_FREE(c->srclocs);
     VEC_FREE(c->slot_lists); VEC_FREE(c->gsyms); VEC_FREE(c->regs); VEC_FREE(c->ranges);
     VEC_FREE(c->locals); VEC_FREE(c->scope_regs); VEC_FREE(c->scope_locals);
     VEC_FREE(c->scope_ranges); VEC_FREE(c->fixups); VEC_FREE(c->src_last); VEC_FREE(c->frame_patches);
@@ -895,7 +897,8 @@ bc_module *bc_compile(const ast_module *am, diag_list *diags)
         const ast_item *it = &am->items[i];
         if (it->kind != AST_ITEM_FUNC || !it->u.func->has_body) continue;
         int *gi = strmap_get(&cc.globals, it->u.func->name);
-        if (!gi) continue;
+        /* only the body its header was declared from: a second one (an error) has other parameters */
+        if (!gi || cc.gsyms.v[*gi].kind != CC_SYM_FUNC || cc.bodies.v[cc.gsyms.v[*gi].idx] != it->u.func) continue;
         compile_body(&cc, it->u.func, cc.gsyms.v[*gi].idx);
     }
     if (cc.nerrors) {

@@ -69,6 +69,7 @@ typedef struct bc_cc {
     VEC(uint64_t) consts;
     VEC(bc_const_reloc) const_relocs;
     VEC(bc_func) funcs;
+    VEC(const ast_func *) bodies;  /* per function, the definition whose body pass 2 compiles (NULL: none) */
     VEC(bc_var) vars;
     VEC(bc_reloc) relocs;
     VEC(bc_srcloc) srclocs;
