@@ -39,6 +39,11 @@ ifeq ($(ARCH),x86_64)
 ifneq ($(MODE),fuzz)
 CFLAGS_MODE += -DVM_EXEC_AVX2
 EXEC_VARIANTS := $(BUILD)/vm/exec_avx2.o
+# with GCC the AVX2 copy's loops are unrolled, at most 4 times: a whole
+# warp's vectorised lane loop (8 iterations of 4 lanes) becomes 2, which cut
+# recurrence 12%, histogram 6%, matmul512 2.5% (docs/PERFORMANCE.md, step 56);
+# the per-lane loops of partial groups and of calls stay rolled (GCC unroll 1)
+EXEC_UNROLL := $(if $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep __clang__),,-funroll-loops --param max-unroll-times=4)
 endif
 endif
 CFLAGS += $(CFLAGS_COMMON) $(CFLAGS_MODE)
@@ -119,7 +124,7 @@ $(BUILD)/%.o: %.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h $(FLAGS_STAMP)
 
 $(BUILD)/vm/exec_avx2.o: vm/exec.c $(GEN)/ptx.tab.h $(GEN)/ptx.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -mavx2 -mpopcnt -mbmi -mbmi2 -mlzcnt -DVM_EXEC_VARIANT -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) -mavx2 -mpopcnt -mbmi -mbmi2 -mlzcnt $(EXEC_UNROLL) -DVM_EXEC_VARIANT -MMD -MP -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -1639,7 +1639,7 @@ static inline void frame_copies(uint8_t *d, const uint8_t *s, uint32_t n, const 
     if (all4) {
         uint32_t v, k = 0;
         if (n & 1) { memcpy(&v, s + t[0], 4); memcpy(d + t[1], &v, 4); k = 1; t += 3; }
-        for (; k < n; k += 2, t += 6) {   /* two at a time: the second load before the first store */
+        _Pragma("GCC unroll 1") for (; k < n; k += 2, t += 6) {   /* two at a time: the second load before the first store */
             uint32_t v2;
             memcpy(&v, s + t[0], 4); memcpy(&v2, s + t[3], 4);
             memcpy(d + t[1], &v, 4); memcpy(d + t[4], &v2, 4);
@@ -1672,7 +1672,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
     const uint32_t ns = live[0], need = ns + 3;
     const uint64_t lsize = L->cfg.local_size, fend = plan[BC_CALL_PLAN_FEND];
     uint64_t *R = w->R, *rfp = R + M->slot_fp, top = 0;   /* top: the highest new frame pointer */
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
+    _Pragma("GCC unroll 1") for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
         uint64_t fp = rfp[l], nfp = fp + off;
@@ -1688,7 +1688,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
             return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
         }
         uint64_t *v = s->v + s->n;
-        for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
+        _Pragma("GCC unroll 1") for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
         v[ns] = pc;
         v[ns + 1] = fp;
         v[ns + 2] = (uint64_t)fidx;
@@ -1779,7 +1779,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
     uint64_t cfidx = UINT64_MAX;
     const uint32_t *live = NULL, *cp = NULL;
     uint32_t own[3 * BC_CALL_PLAN_MAX];   /* an indirect call's copies */
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
+    _Pragma("GCC unroll 1") for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
         if (!s->depth) { exited |= 1u << l; continue; }
@@ -1810,7 +1810,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         if (nr) local_wrote(w, fp + hw);
         s->n -= live[0];
         const uint64_t *v = s->v + s->n;
-        for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = v[k];
+        _Pragma("GCC unroll 1") for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = v[k];
         rfp[l] = fp;
         s->depth--;
         w->pc[l] = cpc + 1;
@@ -2038,7 +2038,7 @@ static int cpu_has_fma(void)
  * GCC vectorise it without a run-time overlap check). */
 #define LANES(...) do { \
         if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { __VA_ARGS__; } } \
-        else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
+        else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); __VA_ARGS__; } } \
     } while (0)
 
 /* An ALU handler: D = the expression for lanes m, which reads registers and
@@ -2050,7 +2050,7 @@ static int cpu_has_fma(void)
         if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
         else if (popc32(m) >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
             uint64_t v_ = (__VA_ARGS__); D = (m >> l) & 1 ? v_ : D; } } \
-        else { for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
+        else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
     } while (0)
 
 /* A whole warp's `fast` expression (of lane l), then `slow` for each lane
