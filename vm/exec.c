@@ -1614,6 +1614,7 @@ static vm_status call_enter(vm_launch *L, vm_cta *cta, vm_warp *w, int l, uint32
     v[ns + 2] = (uint64_t)fidx;
     s->n += need;
     s->depth++;
+    w->called |= 1u << l;
     uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
     if (x[0] != (uint32_t)f->nparams || x[1] != (uint32_t)f->nrets)
         return vm_fail(L, cta, w, l, pc, VM_FAULT, "indirect call to '%s' with %u arguments and %u results; it takes %d and %d",
@@ -1694,6 +1695,7 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         v[ns + 2] = (uint64_t)fidx;
         s->n += need;
         s->depth++;
+        w->called |= 1u << l;
         uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
         frame_copies(lm + nfp, lm + fp, np, cp, all4);
         top = nfp > top ? nfp : top;
@@ -1736,7 +1738,7 @@ static int call_return(vm_launch *L, vm_warp *w, int l, uint32_t *npc)
         for (uint32_t k = 0; k < f->nslots; k++) dst[(uint64_t)k * BC_WARP] = s->v[s->n + k];
     }
     R[m->slot_fp + l] = fp;
-    s->depth--;
+    if (!--s->depth) w->called &= ~(1u << l);
     *npc = cpc + 1;
     return 0;
 }
@@ -1764,8 +1766,10 @@ static __attribute__((noinline)) int ret_plan(const bc_module *M, uint32_t xi, i
 static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
 {
     const bc_module *M = L->m;
+    const uint32_t out = m & ~w->called;   /* lanes at the kernel's own ret: they exit */
+    m &= w->called;
     if (L->frames_full) {
-        uint32_t exited = 0;
+        uint32_t exited = out;
         for (uint32_t mm = m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             uint32_t np;
@@ -1774,7 +1778,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         return exited;
     }
     uint64_t *R = w->R, *rfp = R + M->slot_fp;
-    uint32_t exited = 0, ccpc = UINT32_MAX, nr = 0, hw = 0;
+    uint32_t exited = out, ccpc = UINT32_MAX, nr = 0, hw = 0;
     int all4 = 1;
     uint64_t cfidx = UINT64_MAX;
     const uint32_t *live = NULL, *cp = NULL;
@@ -1782,7 +1786,6 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
     _Pragma("GCC unroll 1") for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
-        if (!s->depth) { exited |= 1u << l; continue; }
         uint64_t fidx = s->v[s->n - 1], fp = s->v[s->n - 2];
         uint32_t cpc = (uint32_t)s->v[s->n - 3];
         if (cpc != ccpc || fidx != cfidx) {
@@ -1812,7 +1815,7 @@ static uint32_t call_return_group(vm_launch *L, vm_warp *w, uint32_t m)
         const uint64_t *v = s->v + s->n;
         _Pragma("GCC unroll 1") for (uint32_t k = 0; k < live[0]; k++) R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l] = v[k];
         rfp[l] = fp;
-        s->depth--;
+        if (!--s->depth) w->called &= ~(1u << l);
         w->pc[l] = cpc + 1;
     }
     return exited;
@@ -3205,6 +3208,12 @@ next_group:
         }
         vmcase(ACTIVEMASK) LANES_D(m); vmnext
         vmcase(BAR) {
+            /* a whole warp at bar.sync with a constant id, no thread count, no hook to tell */
+            if (m == FULL && !H && !I->m1 && !I->n && I->a % BC_WARP == 0 && I->a / BC_WARP < M->nconsts &&
+                L->consts[I->a / BC_WARP] < VM_NBAR) {
+                if (warp_bar_whole(L, cta, w, (int)L->consts[I->a / BC_WARP], pc)) vmjump(pc + 1)
+                vmregroup
+            }
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);
             st = warp_barrier(L, cta, w, m, pc);

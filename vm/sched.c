@@ -149,6 +149,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
         w->present = n >= BC_WARP ? 0xffffffffu : (1u << n) - 1;
         w->live = w->present;
         w->excused = 0;
+        w->called = 0;
         w->tick = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         memset(w->bar_pred, 0, sizeof w->bar_pred);

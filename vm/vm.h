@@ -11,6 +11,9 @@
 #ifndef PTXEMU_VM_H
 #define PTXEMU_VM_H
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 #include "bc.h"
 #include "mem.h"
@@ -68,6 +71,7 @@ typedef struct vm_warp {
     uint32_t bar_pred[VM_NBAR];      /* .red predicate values of arrived lanes */
     /* call stacks: per lane a stack of saved words */
     struct vm_stack { uint64_t *v; uint32_t n, cap, depth; } stack[BC_WARP];
+    uint32_t called;           /* lanes whose stack depth is above 0 (inside a .func) */
     uint64_t tick;
 } vm_warp;
 
@@ -388,6 +392,18 @@ static inline uint32_t vm_popc32(uint32_t x)
 #endif
 }
 
+/* Every lane's pc of a warp set to v: eight 16-byte stores where SSE2 is
+ * there (every x86-64), since GCC unrolls the plain loop into 32 scalar ones. */
+static inline void vm_fill_pcs(uint32_t *pcs, uint32_t v)
+{
+#ifdef __SSE2__
+    const __m128i x = _mm_set1_epi32((int)v);
+    _Pragma("GCC unroll 8") for (int k = 0; k < BC_WARP; k += 4) _mm_storeu_si128((__m128i *)(pcs + k), x);
+#else
+    for (int l = 0; l < BC_WARP; l++) pcs[l] = v;
+#endif
+}
+
 double vm_now(void);           /* monotonic seconds */
 int vm_cta_alloc(vm_launch *L, vm_cta *c);
 void vm_cta_free(vm_cta *c);
@@ -417,6 +433,11 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
  * execute the instruction at pc (guard true) and the whole issued group. */
 vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc);
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
+/* warp_barrier for the usual case, a whole warp (every lane live, no hook)
+ * at `bar.sync id` with no thread count: the same effects without the
+ * per-lane checks.  Returns 1 when the arrival completed the barrier (the
+ * warp's lanes then wait at pc + 1, ready), 0 when the warp waits. */
+int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, int id, uint32_t pc);
 /* A collective that the issuing group completes by itself: all of it
  * executes I (no lane guarded off) with one membermask that needs no other
  * lane, and no hook watches.  Delivers the results as the rendezvous would

@@ -419,12 +419,13 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
                            : (b->warps & cta->live_warps) == cta->live_warps;
     if (!done) return;
     uint32_t popc = b->popc, threads = b->threads;
+    const uint32_t next = b->whole_pc + 1;
     /* the warps that arrived whole at one bar.sync (no hooks): every lane waits there still,
      * nothing to look at (their state and pcs may have left the cache since) */
     for (uint32_t ww = b->warps & b->whole; ww; ww &= ww - 1) {
         vm_warp *w = &cta->warps[__builtin_ctz(ww)];
         memset(w->state, LANE_READY, BC_WARP);
-        for (int l = 0; l < BC_WARP; l++) w->pc[l] = b->whole_pc + 1;
+        vm_fill_pcs(w->pc, next);
         w->bar_arrived[id] = 0;
         w->bar_pred[id] = 0;
     }
@@ -486,6 +487,27 @@ static int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I
     return (int)id;
 }
 
+int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, int id, uint32_t pc)
+{
+    vm_barrier *b = &cta->bar[id];
+    vm_fill_pcs(w->pc, pc);
+    /* bar_sync_fast's arrival of a whole warp */
+    b->kinds |= 1;
+    w->bar_arrived[id] = 0xffffffffu;
+    memset(w->state, LANE_WAIT_BAR, BC_WARP);
+    memset(w->bar_id, id, BC_WARP);
+    if (!b->whole) b->whole_pc = pc;
+    if (b->whole_pc == pc) b->whole |= BIT(w->id);
+    /* bar_count_warp: every lane live, every lane arrived */
+    if (!(b->warps & BIT(w->id))) {
+        b->warps |= BIT(w->id);
+        b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);
+        b->threads += BC_WARP;
+    }
+    bar_try(L, cta, id);
+    return w->state[0] == LANE_READY;    /* released: every lane at pc + 1 */
+}
+
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
 {
     const bc_insn *I = &L->code[pc];
@@ -536,7 +558,7 @@ void warp_on_exit(vm_launch *L, vm_cta *cta, vm_warp *w)
     if (!w->live) cta->live_warps &= ~BIT(w->id);
     for (int id = 0; id < VM_NBAR; id++) {
         if (w->bar_arrived[id]) bar_count_warp(cta, w, id);
-        bar_try(L, cta, id);
+        if (cta->bar[id].warps) bar_try(L, cta, id);   /* (bar_try's own first test, without the call) */
     }
     uint32_t seen[BC_WARP];
     int ns = 0;
