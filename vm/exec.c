@@ -621,7 +621,9 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     if (m == FULL) {
         for (int l = 0; l < BC_WARP; l++) {
             uint64_t a = (R + as)[l] + imm;       /* a pointer, not R[as + l]: GCC then sees one row, not a gather */
-            bad |= a - off > lim;      /* an address of another region wraps or lands far above lim */
+            /* an address of another region wraps or lands far above lim; all ones, not 1, so that
+             * GCC ors the compares' masks together instead of chaining blends of 1 */
+            bad |= 0 - (uint64_t)(a - off > lim);
             any |= a;
         }
     } else bad = group_check(R + as, m, imm, off, lim, &any);
