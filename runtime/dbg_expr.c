@@ -57,7 +57,13 @@ static double to_double(dbg_val x)
 
 int64_t dbg_to_int(dbg_val x)
 {
-    if (is_float(x.t)) return (int64_t)to_double(x);
+    if (is_float(x.t)) {               /* as cvt.rzi.s64: NaN 0, out of range the nearest end */
+        double d = to_double(x);
+        if (d != d) return 0;
+        if (d >= 0x1p63) return INT64_MAX;
+        if (d < -0x1p63) return INT64_MIN;
+        return (int64_t)d;
+    }
     int b = dbg_type_bits(x.t);
     uint64_t v = mask_bits(x.v, b);
     if (is_unsigned(x.t) || b >= 64) return (int64_t)v;
