@@ -411,13 +411,10 @@ static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
     b->threads += (uint32_t)vm_popc32(w->live);
 }
 
-static void bar_try(vm_launch *L, vm_cta *cta, int id)
+/* Releases the lanes waiting at barrier id, whose phase is complete. */
+static __attribute__((noinline)) void bar_release(vm_launch *L, vm_cta *cta, int id)
 {
     vm_barrier *b = &cta->bar[id];
-    if (!b->warps) return;
-    int done = b->expected ? (uint32_t)vm_popc32(b->warps) * BC_WARP >= b->expected
-                           : (b->warps & cta->live_warps) == cta->live_warps;
-    if (!done) return;
     uint32_t popc = b->popc, threads = b->threads;
     const uint32_t next = b->whole_pc + 1;
     /* the warps that arrived whole at one bar.sync (no hooks): every lane waits there still,
@@ -454,6 +451,17 @@ static void bar_try(vm_launch *L, vm_cta *cta, int id)
         if (H && H->sync) H->sync(H->ctx, L, cta, w, released, id);
     }
     memset(b, 0, sizeof *b);
+}
+
+/* Completes barrier id's phase when every warp it waits for has arrived
+ * (the test inline: most arrivals complete nothing). */
+static inline void bar_try(vm_launch *L, vm_cta *cta, int id)
+{
+    const vm_barrier *b = &cta->bar[id];
+    if (!b->warps) return;
+    int done = b->expected ? (uint32_t)vm_popc32(b->warps) * BC_WARP >= b->expected
+                           : (b->warps & cta->live_warps) == cta->live_warps;
+    if (done) bar_release(L, cta, id);
 }
 
 /* bar.sync (no thread count, no hooks to tell) of lanes that all name one
@@ -501,7 +509,7 @@ int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, int id, uint32_t pc)
     /* bar_count_warp: every lane live, every lane arrived */
     if (!(b->warps & BIT(w->id))) {
         b->warps |= BIT(w->id);
-        b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);
+        if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);   /* (set by bar.red only) */
         b->threads += BC_WARP;
     }
     bar_try(L, cta, id);
