@@ -69,7 +69,8 @@ for i in $(seq 1 16); do head -c 256 /dev/urandom > "$S/vmgen/$i.bin"; done   # 
 # ---- regressions, then fuzzing ------------------------------------------------------
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-export PTXEMU_FUZZ_DIR=$ROOT/$W PTXEMU_FUZZ_ROOT=$ROOT
+case $W in /*) wdir=$W;; *) wdir=$ROOT/$W;; esac   # FUZZ_OUT may be absolute
+export PTXEMU_FUZZ_DIR=$wdir PTXEMU_FUZZ_ROOT=$ROOT
 pass=0 fail=0
 opts() {   # libFuzzer options per harness
     case $1 in
