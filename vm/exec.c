@@ -3210,11 +3210,10 @@ next_group:
         }
         vmcase(ACTIVEMASK) LANES_D(m); vmnext
         vmcase(BAR) {
-            /* a whole warp at bar.sync with a constant id, no thread count, no hook to tell */
-            if (m == FULL && !H && !I->m1 && !I->n && I->a % BC_WARP == 0 && I->a / BC_WARP < M->nconsts &&
-                L->consts[I->a / BC_WARP] < VM_NBAR) {
-                if (warp_bar_whole(L, cta, w, (int)L->consts[I->a / BC_WARP], pc)) vmjump(pc + 1)
-                vmregroup
+            if (m == FULL && !H) {     /* a whole warp, no hook to tell: usually bar.sync 0 */
+                int done = warp_bar_whole(L, cta, w, pc);
+                if (done > 0) vmjump(pc + 1)
+                if (done == 0) vmregroup
             }
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);

@@ -433,11 +433,13 @@ vm_status vm_fail(vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, 
  * execute the instruction at pc (guard true) and the whole issued group. */
 vm_status warp_collective(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t group, uint32_t pc);
 vm_status warp_barrier(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
-/* warp_barrier for the usual case, a whole warp (every lane live, no hook)
- * at `bar.sync id` with no thread count: the same effects without the
- * per-lane checks.  Returns 1 when the arrival completed the barrier (the
- * warp's lanes then wait at pc + 1, ready), 0 when the warp waits. */
-int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, int id, uint32_t pc);
+/* warp_barrier for the usual case, a whole warp (every lane live; the
+ * caller checks that no hook watches) at `bar.sync` with one constant id and
+ * no thread count: the same effects without the per-lane checks, and the
+ * lanes' pcs written.  Returns 1 when the arrival completed the barrier (the
+ * lanes then wait at pc + 1, ready), 0 when the warp waits, -1 when the
+ * instruction is not of that form (nothing done: warp_barrier decides). */
+int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc);
 /* A collective that the issuing group completes by itself: all of it
  * executes I (no lane guarded off) with one membermask that needs no other
  * lane, and no hook watches.  Delivers the results as the rendezvous would

@@ -401,14 +401,14 @@ static inline uint32_t bytes_equal(const uint8_t *v, uint8_t x)
     return r;
 }
 
-static void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
+static inline void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
 {
     vm_barrier *b = &cta->bar[id];
     if (!w->live || (b->warps & BIT(w->id))) return;
     if ((w->bar_arrived[id] & w->live) != w->live) return;
     b->warps |= BIT(w->id);
-    b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & w->live);
-    b->threads += (uint32_t)vm_popc32(w->live);
+    if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & w->live);   /* (set by bar.red only) */
+    b->threads += w->live == 0xffffffffu ? BC_WARP : (uint32_t)vm_popc32(w->live);
 }
 
 /* Releases the lanes waiting at barrier id, whose phase is complete. */
@@ -466,7 +466,7 @@ static inline void bar_try(vm_launch *L, vm_cta *cta, int id)
 
 /* bar.sync (no thread count, no hooks to tell) of lanes that all name one
  * barrier: the loop of warp_barrier reduces to marking them; returns the id, or -1. */
-static int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes, uint32_t pc)
+static inline int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t lanes, uint32_t pc)
 {
     if (!lanes || I->m1 != 0 || I->n) return -1;
     uint64_t id, diff = 0;
@@ -495,23 +495,12 @@ static int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I
     return (int)id;
 }
 
-int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, int id, uint32_t pc)
+int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
 {
-    vm_barrier *b = &cta->bar[id];
+    int id = bar_sync_fast(L, cta, w, &L->code[pc], 0xffffffffu, pc);
+    if (id < 0) return -1;
     vm_fill_pcs(w->pc, pc);
-    /* bar_sync_fast's arrival of a whole warp */
-    b->kinds |= 1;
-    w->bar_arrived[id] = 0xffffffffu;
-    memset(w->state, LANE_WAIT_BAR, BC_WARP);
-    memset(w->bar_id, id, BC_WARP);
-    if (!b->whole) b->whole_pc = pc;
-    if (b->whole_pc == pc) b->whole |= BIT(w->id);
-    /* bar_count_warp: every lane live, every lane arrived */
-    if (!(b->warps & BIT(w->id))) {
-        b->warps |= BIT(w->id);
-        if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);   /* (set by bar.red only) */
-        b->threads += BC_WARP;
-    }
+    bar_count_warp(cta, w, id);
     bar_try(L, cta, id);
     return w->state[0] == LANE_READY;    /* released: every lane at pc + 1 */
 }
