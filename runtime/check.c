@@ -687,13 +687,37 @@ static void read_renumber(const ck *C, rset *rs, int k, int tagged)
     rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | n << 4);
 }
 
-static inline void read_age(const ck *C, rset *rs, int k, int tagged)
+/* Records the read nr of `bytes` by thread t in rs: the reads it supersedes
+ * (the thread's own, and those of the same bytes that happen before it) are
+ * dropped, then it takes the first free slot, or the oldest read's, and is
+ * the newest (one above the others' ages).  The records' liveness is read
+ * once (lv: the live ones kept). */
+static inline __attribute__((always_inline)) void read_insert(const ck *C, rset *rs, const rec *nr, uint32_t t,
+                                                              uint8_t bytes, int tagged)
 {
+    unsigned lv = 0;
+    int slot = -1;
+    for (int i = 0; i < CHK_NREADS; i++) {
+        rec *r = &rs->r[i];
+        if (live(C, r, tagged)) {
+            if (!same_thread(C, r, t) && !(RBYTES(r) == bytes && hb(C, r, t))) { lv |= 1u << i; continue; }
+            r->flags = 0;
+        }
+        if (slot < 0) slot = i;
+    }
+    if (slot < 0) {
+        slot = 0;
+        for (int i = 1; i < CHK_NREADS; i++) if ((rs->r[i].bytes >> 4) < (rs->r[slot].bytes >> 4)) slot = i;
+        lv &= ~(1u << slot);
+    }
+    rs->r[slot] = *nr;
     int mx = -1;
-    for (int i = 0; i < CHK_NREADS; i++)
-        if (i != k && live(C, &rs->r[i], tagged) && (rs->r[i].bytes >> 4) > mx) mx = rs->r[i].bytes >> 4;
-    if (mx >= 15) { read_renumber(C, rs, k, tagged); return; }
-    rs->r[k].bytes = (uint8_t)(RBYTES(&rs->r[k]) | (mx + 1) << 4);
+    for (unsigned mm = lv; mm; mm &= mm - 1) {
+        int a = rs->r[__builtin_ctz(mm)].bytes >> 4;
+        if (a > mx) mx = a;
+    }
+    if (mx >= 15) read_renumber(C, rs, slot, tagged);
+    else rs->r[slot].bytes = (uint8_t)(RBYTES(&rs->r[slot]) | (mx + 1) << 4);
 }
 
 /* Schedule-free code (check_run.c): whether this access and an earlier one
@@ -747,18 +771,7 @@ static inline __attribute__((always_inline)) void check_word(ck *C, vm_launch *L
         for (int i = 0; i < CHK_NREADS; i++) if (rs->r[i].bytes & bytes) rs->r[i].flags = 0;
         return;
     }
-    int slot = -1;
-    for (int i = 0; i < CHK_NREADS; i++) {
-        rec *r = &rs->r[i];
-        if (live(C, r, rtag) && (same_thread(C, r, t) || (RBYTES(r) == bytes && hb(C, r, t)))) r->flags = 0;
-        if (!live(C, r, rtag) && slot < 0) slot = i;
-    }
-    if (slot < 0) {
-        slot = 0;
-        for (int i = 1; i < CHK_NREADS; i++) if ((rs->r[i].bytes >> 4) < (rs->r[slot].bytes >> 4)) slot = i;
-    }
-    rs->r[slot] = nr;
-    read_age(C, rs, slot, rtag);
+    read_insert(C, rs, &nr, t, bytes, rtag);
 }
 
 /* ---- flags: release and acquire ------------------------------------------------------ */
@@ -882,10 +895,12 @@ static void thread_fence(ck *C, uint32_t t)
 
 static void foot_record(ck *C, uint64_t block, uint32_t pc, uint64_t addr, int size, int flags);
 
-static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
-                     int size, int flags)
+/* One lane's access (the access hook's work); always inline, so that the
+ * callers below get a copy for the constant space and flags of a plain
+ * shared load, the usual access, with the tests for other kinds folded away. */
+static inline __attribute__((always_inline)) void access_one(ck *C, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
+                                                             uint32_t pc, int space, uint64_t addr, int size, int flags)
 {
-    ck *C = ctx;
     ck_switch(C, cta->slot);
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
@@ -900,9 +915,14 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     /* st.release / atom.acq_rel: a fence.acq_rel, then the access */
     if (sem & SEM_REL) thread_fence(C, t);
     if (space == BC_SP_SHARED && addr + (uint64_t)size > C->shared_size) return;
-    for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
-        uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
-        uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
+    /* the words touched, and the bytes of each (one whole word: the usual access) */
+    uint64_t wd0 = addr >> 2, wd1 = (addr + (uint64_t)size - 1) >> 2;
+    for (uint64_t wd = wd0; wd <= wd1; wd++) {
+        uint8_t bytes = 0xf;
+        if (size != 4 || (addr & 3)) {
+            uint64_t lo = wd * 4 > addr ? wd * 4 : addr, hi = wd * 4 + 4 < addr + (uint64_t)size ? wd * 4 + 4 : addr + (uint64_t)size;
+            bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - wd * 4));
+        }
         if (space == BC_SP_SHARED) {
             shadow *sw = &C->sh[wd];
             check_word(C, L, cta, w, lane, &sw->w, &sw->rd, 1, 1, space, addr, size, wd, t, pc, flags, bytes);
@@ -921,6 +941,29 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     }
     /* ld.acquire: the access, then a fence.acq_rel */
     if (sem & SEM_ACQ) { C->seq++; thread_fence(C, t); }
+}
+
+static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc, int space, uint64_t addr,
+                     int size, int flags)
+{
+    if (space == BC_SP_SHARED && flags == VM_ACC_READ) access_one(ctx, L, cta, w, lane, pc, BC_SP_SHARED, addr, size, VM_ACC_READ);
+    else access_one(ctx, L, cta, w, lane, pc, space, addr, size, flags);
+}
+
+/* The reads of one load instruction by `lanes`, in lane order. */
+static void h_access_lanes(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc, int space,
+                           const uint64_t *addr, int size, int flags)
+{
+    if (space == BC_SP_SHARED && flags == VM_ACC_READ && size == 4)
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            access_one(ctx, L, cta, w, l, pc, BC_SP_SHARED, addr[l], 4, VM_ACC_READ);
+        }
+    else
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            access_one(ctx, L, cta, w, l, pc, space, addr[l], size, flags);
+        }
 }
 
 static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)
@@ -1629,6 +1672,7 @@ void chk_schedule_run_part(const chk_launch *X, int k, mem_space *mem, vm_output
     vm_hooks *H = &C.H;
     H->ctx = &C;
     H->access = h_access;
+    H->access_lanes = h_access_lanes;
     H->fence = h_fence;
     H->cta_begin = h_cta_begin;
     H->sync = h_sync;

@@ -2950,17 +2950,29 @@ next_group:
                 });
                 vmnext
             }
+            /* an observer of every access: lane by lane, or all lanes' reads in one
+             * call after the loads (access_lanes; global and shared addresses need
+             * no resolution) */
+            const int accf = VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0);
+            const int batch = H && H->access_lanes && (space == BC_SP_GLOBAL || space == BC_SP_SHARED);
+            uint64_t ad_[BC_WARP];
+            uint32_t did = 0;
             LANES({
                 uint64_t a = A + (uint64_t)I->imm;
                 uint8_t *p = xl(L, cta, w, l, space, a, tot, 0);
-                if (!p || (a & (tot - 1))) { fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 0, p != NULL); goto out; }
-                if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
+                if (!p || (a & (tot - 1))) {
+                    if (did) H->access_lanes(H->ctx, L, cta, w, did, pc, space, ad_, (int)tot, accf);
+                    fl = l; fa = a; st = mem_fault(L, cta, w, l, pc, space, a, tot, 0, p != NULL); goto out;
+                }
+                if (batch) { ad_[l] = space == BC_SP_SHARED ? (uint32_t)a : a; did |= 1u << l; }
+                else if (H && H->access) hook_access(L, cta, w, l, pc, space, a, tot, accf);
                 for (uint32_t k = 0; k < nv; k++) {
                     uint64_t v = load_n(p + k * sz, sz);
                     if (I->m2) v = sext(v, sb);
                     RD(dl[k]) = v & dm;
                 }
             });
+            if (did) H->access_lanes(H->ctx, L, cta, w, did, pc, space, ad_, (int)tot, accf);
         } vmnext
         vmcase(ST_GLOBAL) vmcase(ST_SHARED) vmcase(ST_LOCAL) vmcase(ST_GENERIC) {
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_GENERIC };

@@ -121,6 +121,13 @@ typedef struct vm_hooks {
      * atomic read-modify-write has WRITE|READ|ATOMIC. */
     void (*access)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane, uint32_t pc,
                    int space, uint64_t addr, int size, int flags);
+    /* optional, with access: the reads of one ld.global or ld.shared by the
+     * lanes `lanes`, reported in one call (addr[l] as access would get it;
+     * flags VM_ACC_READ, maybe VOLATILE), in place of a call of access per
+     * lane, after the lanes' loads, in lane order; a fault at lane k reports
+     * the lanes below k first, as the per-lane calls would have */
+    void (*access_lanes)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc,
+                         int space, const uint64_t *addr, int size, int flags);
     /* membar / fence executed by lanes */
     void (*fence)(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc);
     /* lanes of w exited */
