@@ -1700,7 +1700,7 @@ void chk_schedule_run_part(const chk_launch *X, int k, mem_space *mem, vm_output
     cfg.slice = slice;
     cfg.cta_order_seed = order;
     cfg.timeout = o->timeout > 0 ? o->timeout : 30;
-    cfg.insn_limit = C.S.adversarial ? 200000000ull : 0;
+    cfg.insn_limit = o->insn_limit ? o->insn_limit : C.S.adversarial ? 200000000ull : 0;
     cfg.output = out;
     cfg.output_ctx = out_ctx;
     C.note_unordered = !C.S.adversarial && X->schedule_free && X->sf_atomics;

@@ -67,6 +67,8 @@ typedef struct chk_opts {
     uint64_t seed;               /* base seed (0: start with the hardware-like schedule) */
     int max_findings;            /* distinct findings kept; 0: CHK_DEFAULT_MAX_FINDINGS */
     double timeout;              /* seconds per schedule; 0: default */
+    uint64_t insn_limit;         /* instructions per schedule (a fuzzer's bound); 0: the default
+                                    (none for schedule 0, 2e8 for adversarial ones) */
     const char *const *libs;     /* --load libraries for .extern functions */
     int nlibs;
     int resident;                /* vm_config.resident: CTAs in flight (0: default) */

@@ -8,7 +8,7 @@
 # findings land in build/fuzz/artifacts/HARNESS/.  Prints PASS/FAIL per
 # harness with libFuzzer's last statistics, and "N passed, N failed".
 # Without clang and its libFuzzer runtime it prints why and "0 passed, 0 failed".
-#   FUZZ_HARNESSES="front vm ..."  the harnesses to run (default: all five)
+#   FUZZ_HARNESSES="front vm ..."  the harnesses to run (default: all six)
 #   FUZZ_JOBS=N   run the harnesses N at a time (default 1)
 #   FUZZ_NICE=N   nice level for the fuzzers (default 0)
 #   FUZZ_FORK=1   libFuzzer's fork mode: keep fuzzing after a finding (long runs)
@@ -24,7 +24,7 @@ FUZZ_CC=${FUZZ_CC:-clang}
 ROOT=$PWD
 B=build/fuzz
 O=${FUZZ_OUT:-$B}
-HARNESSES=${FUZZ_HARNESSES:-front vm vmgen case dbg}
+HARNESSES=${FUZZ_HARNESSES:-front vm vmgen case check dbg}
 
 skip() { echo "SKIP fuzzers: $*"; echo "0 passed, 0 failed"; exit 0; }
 command -v "$FUZZ_CC" >/dev/null 2>&1 || skip "no $FUZZ_CC (install clang, with its libFuzzer runtime, to run them)"
@@ -41,7 +41,7 @@ CONF=../shared/conformance
 S=$O/seeds; W=$O/work
 rm -rf "$S" "$W" "$O/bin"; mkdir -p "$O/bin"
 for h in $HARNESSES; do cp "$B/fuzz_$h" "$O/bin/"; done   # a rebuild during a long run leaves it alone
-mkdir -p "$S"/front "$S"/vm "$S"/vmgen "$S"/case "$S"/dbg "$W"/ptx "$W"/cases/x/expect
+mkdir -p "$S"/front "$S"/vm "$S"/vmgen "$S"/case "$S"/check "$S"/dbg "$W"/ptx "$W"/cases/x/expect
 ptx_files=$(find tests kernels -name '*.ptx' | sort)
 [ -d "$CONF/ptx" ] && ptx_files="$ptx_files $(ls "$CONF"/ptx/*.ptx)"
 i=0
@@ -61,6 +61,18 @@ for c in $(find tests/cases kernels tests/debug -name '*.txt' -path '*' | sort) 
         case "$g" in *.txt|*.ptx|*.cu) continue;; esac
         t="$W/cases/x/${g#"$d"/}"
         [ -e "$t" ] || ln -s "$ROOT/$g" "$t" 2>/dev/null || ln -s "$(cd "$(dirname "$g")" && pwd)/$(basename "$g")" "$t"
+    done
+done
+# the checker's seeds: the same cases, and the checker's own (races, mask and barrier misuse)
+cp "$S"/case/* "$S/check/"
+for c in $(find tests/check -name case.txt | sort); do
+    i=$((i + 1)); d=$(dirname "$c")
+    sed -E 's|^ptx +(.*/)?([^/ ]+)$|ptx ../../ptx/\2|' "$c" > "$S/check/$i.txt"
+    for g in "$d"/*; do
+        [ -f "$g" ] || continue
+        case "$g" in *.txt|*.ptx|*.cu) continue;; esac
+        t="$W/cases/x/${g#"$d"/}"
+        [ -e "$t" ] || ln -s "$ROOT/$g" "$t"
     done
 done
 cp tests/debug/*.dbg "$S/dbg/"
