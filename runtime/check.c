@@ -905,9 +905,12 @@ static inline __attribute__((always_inline)) void access_one(ck *C, vm_launch *L
     uint32_t t = (uint32_t)w->id * BC_WARP + (uint32_t)lane;
     if (t >= C->n || size <= 0) return;
     C->seq++;
-    /* the usual load of defined shared bytes tested here: no call */
+    /* definedness: the usual load of defined shared bytes is tested here, with no
+     * call, and a global access matters to it only when it writes (a store of an
+     * undefined value is a use) */
     if (!(space == BC_SP_SHARED && (flags & (VM_ACC_READ | VM_ACC_WRITE)) == VM_ACC_READ &&
-          chk_def_quiet_read(C->defq, cta->slot, w->id, addr, size)))
+          chk_def_quiet_read(C->defq, cta->slot, w->id, addr, size)) &&
+        !(space == BC_SP_GLOBAL && !(flags & VM_ACC_WRITE)))
         chk_def_access(C->def, L, cta, w, lane, pc, space, addr, size, flags);
     if (space != BC_SP_SHARED && space != BC_SP_GLOBAL) return;
     if (space == BC_SP_GLOBAL && C->foot && !C->dependent) foot_record(C, cta->linear, pc, addr, size, flags);
@@ -958,6 +961,11 @@ static void h_access_lanes(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uin
         for (uint32_t mm = lanes; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             access_one(ctx, L, cta, w, l, pc, BC_SP_SHARED, addr[l], 4, VM_ACC_READ);
+        }
+    else if (space == BC_SP_GLOBAL && flags == VM_ACC_READ)
+        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            access_one(ctx, L, cta, w, l, pc, BC_SP_GLOBAL, addr[l], size, VM_ACC_READ);
         }
     else
         for (uint32_t mm = lanes; mm; mm &= mm - 1) {
