@@ -2903,6 +2903,18 @@ next_group:
             if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
                 shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d))
                 vmnext
+            /* the same with an observer that takes a load's lanes at once (the checker): the
+             * offsets kept before the loads (d may be a), reported after them */
+            if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && hacc && H->access_lanes &&
+                L->shared_size >= 4) {
+                uint64_t ad_[BC_WARP];
+                for (int l = 0; l < BC_WARP; l++) ad_[l] = (uint32_t)(A + imm);
+                if (shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d)) {
+                    H->access_lanes(H->ctx, L, cta, w, FULL, pc, BC_SP_SHARED, ad_, 4,
+                                    VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
+                    vmnext
+                }
+            }
 #endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
                 if (nv == 1 && !I->m2 && !ls) {    /* one scalar per lane: a loop per size */
