@@ -756,6 +756,22 @@ static inline void minmax32_row(uint64_t *d, const uint64_t *a, const uint64_t *
         _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(r, canon, canon_m));
     }
 }
+
+/* setp.lt.s32 (le = 0) or setp.le.s32 (le = 1) of a whole warp: vpcmpgtd
+ * compares the low words of the slots as signed 32-bit values (the high
+ * words' results are masked off with the 1 in each slot), where the 64-bit
+ * form shifts both operands to the top first: 4 operations per 4 lanes
+ * instead of 7. */
+static inline void setp_s32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int le)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + l)), y = _mm256_loadu_si256((const __m256i *)(b + l));
+        __m256i r = le ? _mm256_andnot_si256(_mm256_cmpgt_epi32(x, y), one)    /* !(a > b) */
+                       : _mm256_and_si256(_mm256_cmpgt_epi32(y, x), one);      /* b > a */
+        _mm256_storeu_si256((__m256i *)(d + l), r);
+    }
+}
 #endif
 
 #if defined(__AVX2__)
@@ -2512,8 +2528,14 @@ next_group:
          * shuffles: a whole-warp setp.lt.s32 took 80 instructions, now 56) */
         vmcase(SETP_LT_S16) LANES_D(S64(A << 48) < S64(B << 48)); vmnext
         vmcase(SETP_LE_S16) LANES_D(S64(A << 48) <= S64(B << 48)); vmnext
-        vmcase(SETP_LT_S32) LANES_D(S64(A << 32) < S64(B << 32)); vmnext
-        vmcase(SETP_LE_S32) LANES_D(S64(A << 32) <= S64(B << 32)); vmnext
+#if defined(__AVX2__)
+#define SETP32_ROW(le) if (m == FULL) { setp_s32_row(R + I->d, R + I->a, R + I->b, le); vmnext }
+#else
+#define SETP32_ROW(le)
+#endif
+        vmcase(SETP_LT_S32) SETP32_ROW(0) LANES_D(S64(A << 32) < S64(B << 32)); vmnext
+        vmcase(SETP_LE_S32) SETP32_ROW(1) LANES_D(S64(A << 32) <= S64(B << 32)); vmnext
+#undef SETP32_ROW
         vmcase(SETP_LT_S64) LANES_D(S64(A) < S64(B)); vmnext
         vmcase(SETP_LE_S64) LANES_D(S64(A) <= S64(B)); vmnext
         vmcase(SETP_LT_U) LANES_D(A < B); vmnext
