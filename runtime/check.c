@@ -953,25 +953,19 @@ static void h_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane,
     else access_one(ctx, L, cta, w, lane, pc, space, addr, size, flags);
 }
 
-/* The reads of one load instruction by `lanes`, in lane order. */
+/* The reads of one load instruction by `lanes`, in lane order; plain shared
+ * reads of 4 bytes and plain global reads each get their own copy of the
+ * access path. */
 static void h_access_lanes(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc, int space,
                            const uint64_t *addr, int size, int flags)
 {
-    if (space == BC_SP_SHARED && flags == VM_ACC_READ && size == 4)
-        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            access_one(ctx, L, cta, w, l, pc, BC_SP_SHARED, addr[l], 4, VM_ACC_READ);
-        }
-    else if (space == BC_SP_GLOBAL && flags == VM_ACC_READ)
-        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            access_one(ctx, L, cta, w, l, pc, BC_SP_GLOBAL, addr[l], size, VM_ACC_READ);
-        }
-    else
-        for (uint32_t mm = lanes; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            access_one(ctx, L, cta, w, l, pc, space, addr[l], size, flags);
-        }
+#define EACH_LANE(SPACE, SIZE, FLAGS) \
+    for (uint32_t mm = lanes; mm; mm &= mm - 1) \
+        access_one(ctx, L, cta, w, __builtin_ctz(mm), pc, SPACE, addr[__builtin_ctz(mm)], SIZE, FLAGS)
+    if (space == BC_SP_SHARED && flags == VM_ACC_READ && size == 4) EACH_LANE(BC_SP_SHARED, 4, VM_ACC_READ);
+    else if (space == BC_SP_GLOBAL && flags == VM_ACC_READ) EACH_LANE(BC_SP_GLOBAL, size, VM_ACC_READ);
+    else EACH_LANE(space, size, flags);
+#undef EACH_LANE
 }
 
 static void h_fence(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t lanes, uint32_t pc)

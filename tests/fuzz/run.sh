@@ -51,29 +51,25 @@ for f in $ptx_files; do
     [ -e "$W/ptx/$(basename "$f")" ] || ln -s "$ROOT/$f" "$W/ptx/$(basename "$f")"
 done
 # case files: `ptx` lines point into $W/ptx; the files they name sit in $W/cases/x
-i=0
-for c in $(find tests/cases kernels tests/debug -name '*.txt' -path '*' | sort) $( [ -d "$CONF/cases" ] && ls "$CONF"/cases/*/case.txt); do
-    grep -q '^kernel ' "$c" 2>/dev/null || continue
-    i=$((i + 1)); d=$(dirname "$c")
-    sed -E 's|^ptx +(.*/)?([^/ ]+)$|ptx ../../ptx/\2|' "$c" > "$S/case/$i.txt"
+seed_case() {   # seed_case CASE OUT: CASE rewritten to OUT, its data files linked into $W/cases/x
+    local c=$1 d g t; d=$(dirname "$c")
+    sed -E 's|^ptx +(.*/)?([^/ ]+)$|ptx ../../ptx/\2|' "$c" > "$2"
     for g in "$d"/* "$d"/expect/*; do
         [ -f "$g" ] || continue
         case "$g" in *.txt|*.ptx|*.cu) continue;; esac
         t="$W/cases/x/${g#"$d"/}"
         [ -e "$t" ] || ln -s "$ROOT/$g" "$t" 2>/dev/null || ln -s "$(cd "$(dirname "$g")" && pwd)/$(basename "$g")" "$t"
     done
+}
+i=0
+for c in $(find tests/cases kernels tests/debug -name '*.txt' -path '*' | sort) $( [ -d "$CONF/cases" ] && ls "$CONF"/cases/*/case.txt); do
+    grep -q '^kernel ' "$c" 2>/dev/null || continue
+    i=$((i + 1)); seed_case "$c" "$S/case/$i.txt"
 done
 # the checker's seeds: the same cases, and the checker's own (races, mask and barrier misuse)
 cp "$S"/case/* "$S/check/"
 for c in $(find tests/check -name case.txt | sort); do
-    i=$((i + 1)); d=$(dirname "$c")
-    sed -E 's|^ptx +(.*/)?([^/ ]+)$|ptx ../../ptx/\2|' "$c" > "$S/check/$i.txt"
-    for g in "$d"/*; do
-        [ -f "$g" ] || continue
-        case "$g" in *.txt|*.ptx|*.cu) continue;; esac
-        t="$W/cases/x/${g#"$d"/}"
-        [ -e "$t" ] || ln -s "$ROOT/$g" "$t"
-    done
+    i=$((i + 1)); seed_case "$c" "$S/check/$i.txt"
 done
 cp tests/debug/*.dbg "$S/dbg/"
 for i in $(seq 1 16); do head -c 256 /dev/urandom > "$S/vmgen/$i.bin"; done   # 64 instructions each
