@@ -25,7 +25,7 @@ void bc_module_free(bc_module *m)
     free(m->code); free(m->funcs); free(m->extra); free(m->consts); free(m->const_relocs);
     free(m->vars); free(m->global_image); free(m->const_image); free(m->relocs);
     free(m->srclocs); free(m->files); free(m->regnames); free(m->labels);
-    free(m->maybe_uninit); free(m->store_roots); free(m->fused); free(m->fuse_heads); free(m->fuse_steps); free(m->call_save); free(m->call_plan); free(m->call_save_list);
+    free(m->maybe_uninit); free(m->store_roots); free(m->fused); free(m->fuse_heads); free(m->fuse_steps); free(m->fuse_bras); free(m->call_save); free(m->call_plan); free(m->call_save_list);
     free(m);
 }
 

@@ -232,6 +232,7 @@ typedef struct bc_module {
     bc_insn *fused;              /* code with superinstructions (vm/fuse.c), or NULL */
     struct bc_fuse_head *fuse_heads;  /* per OP_LDS_FMA head (its x): its triples decoded (vm/fuse.c) */
     struct bc_fuse_step *fuse_steps;
+    struct bc_fuse_bra *fuse_bras;    /* per OP_SETP_BRA head (its x): its run decoded (vm/fuse.c) */
 } bc_module;
 
 /* Compiles a parsed module; every error goes to diags (with the .ptx
@@ -312,6 +313,20 @@ typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first; } bc_f
  * triple's first load is from the second base register of the run's first;
  * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */
 enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWAP = 8, BC_FUSE_FTZ = 16 };
+/* An OP_SETP_BRA head (the fused instruction's x), a compare and a conditional branch:
+ *     setp k1 d1 = a1 ? b1;  [setp k2 d2 = a2 ? b2;  bop d3 = d1, d2;]  [mov md = ma;]  @[!]p bra target
+ * with the mov anywhere after the first setp, p = d3 (two compares) or d1, len instructions in
+ * all; k1, k2 are the setp opcodes (OP_SETP_EQ ... OP_SETP_LE_U), k2 = 0 with one compare,
+ * bop OP_AND, OP_OR or OP_XOR, md = BC_NO_GUARD without a mov (a mov, or a cvt.zx such as
+ * mov.f32 compiles to: md = ma & mmask); dead: the predicates no other instruction reads
+ * (BC_FUSE_D1_DEAD...), which the handler need not write. */
+typedef struct bc_fuse_bra {
+    uint64_t mmask;
+    uint32_t a1, b1, d1, a2, b2, d2, d3, md, ma, target, len;
+    uint16_t k1, k2, bop;
+    uint8_t neg, dead;
+} bc_fuse_bra;
+enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4 };
 
 /* flow.c: count[r], for each register r of defined function f (f->nslots
  * of them), = how many operand fields of f's instructions read it (the

@@ -876,6 +876,90 @@ static inline uint32_t pred_bits(const uint64_t *rg)
     return g;
 }
 
+/* ---- OP_SETP_BRA (vm/fuse.c) ---- */
+/* Bit l set where compare k (an OP_SETP_* of integers, as bc_fuse_bra's k1) of a[l] and b[l]
+ * holds, for all 32 lanes (lanes outside the group are compared too: a compare reads only);
+ * k a constant where it is inlined. */
+static inline __attribute__((always_inline)) uint32_t cmp_bits_k(uint32_t k, const uint64_t *a, const uint64_t *b)
+{
+    uint32_t g = 0;
+    int inv = k == OP_SETP_NE || k == OP_SETP_LE_S32 || k == OP_SETP_LE_S64 || k == OP_SETP_LE_U;
+#if defined(__AVX2__)
+    /* eq by vpcmpeqq; lt as b > a, le as !(a > b): vpcmpgtd on the low words (the result's low
+     * word moved to the top of the slot for movmskpd), vpcmpgtq, or vpcmpgtq on the operands
+     * with their sign bits flipped (unsigned) */
+    const int s32 = k == OP_SETP_LT_S32 || k == OP_SETP_LE_S32, uns = k == OP_SETP_LT_U || k == OP_SETP_LE_U;
+    const int lt = k == OP_SETP_LT_S32 || k == OP_SETP_LT_S64 || k == OP_SETP_LT_U;
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + l)), y = _mm256_loadu_si256((const __m256i *)(b + l)), r;
+        if (k == OP_SETP_EQ || k == OP_SETP_NE) r = _mm256_cmpeq_epi64(x, y);
+        else if (s32) r = _mm256_slli_epi64(lt ? _mm256_cmpgt_epi32(y, x) : _mm256_cmpgt_epi32(x, y), 32);
+        else {
+            if (uns) x = _mm256_xor_si256(x, flip), y = _mm256_xor_si256(y, flip);
+            r = lt ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
+        }
+        g |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(r)) << l;
+    }
+#else
+    for (int l = 0; l < BC_WARP; l++) {
+        uint64_t x = a[l], y = b[l];
+        int r = k == OP_SETP_EQ || k == OP_SETP_NE ? x == y
+              : k == OP_SETP_LT_S32 ? (int32_t)x < (int32_t)y : k == OP_SETP_LE_S32 ? (int32_t)x > (int32_t)y
+              : k == OP_SETP_LT_S64 ? (int64_t)x < (int64_t)y : k == OP_SETP_LE_S64 ? (int64_t)x > (int64_t)y
+              : k == OP_SETP_LT_U ? x < y : x > y;
+        g |= (uint32_t)r << l;
+    }
+#endif
+    return inv ? ~g : g;
+}
+/* The same for any k: one loop per compare. */
+static inline uint32_t cmp_bits(uint32_t k, const uint64_t *a, const uint64_t *b)
+{
+    switch (k) {
+    case OP_SETP_EQ: return cmp_bits_k(OP_SETP_EQ, a, b);
+    case OP_SETP_NE: return cmp_bits_k(OP_SETP_NE, a, b);
+    case OP_SETP_LT_S32: return cmp_bits_k(OP_SETP_LT_S32, a, b);
+    case OP_SETP_LE_S32: return cmp_bits_k(OP_SETP_LE_S32, a, b);
+    case OP_SETP_LT_S64: return cmp_bits_k(OP_SETP_LT_S64, a, b);
+    case OP_SETP_LE_S64: return cmp_bits_k(OP_SETP_LE_S64, a, b);
+    case OP_SETP_LT_U: return cmp_bits_k(OP_SETP_LT_U, a, b);
+    default: return cmp_bits_k(OP_SETP_LE_U, a, b);
+    }
+}
+
+/* d[l] = bit l of g (0 or 1), for the lanes of group. */
+static inline void bits_row(uint64_t *d, uint32_t g, uint32_t group)
+{
+    if (group == FULL) { for (int l = 0; l < BC_WARP; l++) d[l] = (g >> l) & 1; return; }   /* vectorised */
+    for (uint32_t mm = group; mm; mm &= mm - 1) { int l = __builtin_ctz(mm); d[l] = (g >> l) & 1; }
+}
+
+/* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
+ * their live predicates written; returns the mask of the lanes whose branch condition
+ * holds (before the guard's negation). */
+static inline __attribute__((always_inline)) uint32_t setp_bra_run(uint64_t *R, const bc_fuse_bra *F, uint32_t group)
+{
+    uint32_t g = cmp_bits(F->k1, R + F->a1, R + F->b1);
+    if (F->k2) {
+        uint32_t g2 = cmp_bits(F->k2, R + F->a2, R + F->b2);
+        if (!(F->dead & BC_FUSE_D1_DEAD)) bits_row(R + F->d1, g, group);
+        if (!(F->dead & BC_FUSE_D2_DEAD)) bits_row(R + F->d2, g2, group);
+        g = F->bop == OP_OR ? g | g2 : F->bop == OP_AND ? g & g2 : g ^ g2;
+        if (!(F->dead & BC_FUSE_D3_DEAD)) bits_row(R + F->d3, g, group);
+    } else if (!(F->dead & BC_FUSE_D1_DEAD)) bits_row(R + F->d1, g, group);
+    if (F->md != BC_NO_GUARD) {
+        uint64_t *d = R + F->md;
+        const uint64_t *a = R + F->ma;
+        uint64_t mk = F->mmask;
+        if (group == FULL) {       /* d and a are one row or rows apart */
+            _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) d[l] = a[l] & mk;
+        }
+        else for (uint32_t mm = group; mm; mm &= mm - 1) { int l = __builtin_ctz(mm); d[l] = a[l] & mk; }
+    }
+    return g & group;
+}
+
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
 {
@@ -2265,6 +2349,7 @@ next_group:
             FLUSH_COUNTS();            /* the debugger reads them (%clock) */
             if (step(H->ctx, L, cta, w, m, pc)) { L->insns--; L->lane_insns -= popc32(m); st = VM_PAUSED; goto out; }
         }
+    redispatch:                    /* a superinstruction's original instruction (I) */
         vmdispatch(I->op) {
         /* ---- data movement ---- */
         vmcase(MOV) LANES_D(A); vmnext
@@ -3175,6 +3260,25 @@ next_group:
         vmcase(NOP) vmnext
         vmcase(BRKPT) vmnext
         /* ---- control ---- */
+        vmcase(SETP_BRA) {         /* I is bc_module.fused's: a compare and a branch (vm/fuse.c) */
+            const bc_fuse_bra *F = &M->fuse_bras[I->x];
+            uint32_t at = pc + F->len - 1;         /* the bra, which must still fall in this turn */
+            if (at < limit) {
+                uint32_t g = setp_bra_run(R, F, group);
+                n_ins += F->len - 1;
+                if (group != FULL) n_short += (uint64_t)(F->len - 2) * (BC_WARP - popc32(group));
+                m = F->neg ? group & ~g : g;
+                if (m != FULL) n_short += BC_WARP - popc32(m);
+                pc = at;
+                if (m == group) vmjump(F->target)
+                if (m == 0) vmnext
+                put_pc(w, m, F->target);
+                put_pc(w, group & ~m, pc + 1);
+                vmregroup
+            }
+            I = &L->code[pc];          /* the original setp */
+            goto redispatch;
+        }
         vmcase(BRA) {
             uint32_t t = (uint32_t)I->imm;
             if (m == group) vmjump(t)

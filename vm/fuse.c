@@ -84,7 +84,8 @@ static int read_once(const bc_func *f, const uint32_t *count, uint32_t s)
 typedef struct fuse_out {
     bc_fuse_head *heads;
     bc_fuse_step *steps;
-    uint32_t nheads, nsteps, capheads, capsteps;
+    bc_fuse_bra *bras;
+    uint32_t nheads, nsteps, capheads, capsteps, nbras, capbras;
     int oom;
 } fuse_out;
 
@@ -155,6 +156,98 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
     return 3 * n;
 }
 
+/* ---- OP_SETP_BRA ---- */
+
+/* Whether I is a compare the handler computes as a mask (an unguarded setp of integers). */
+static int bra_cmp(const bc_insn *I)
+{
+    switch (I->op) {
+    case OP_SETP_EQ: case OP_SETP_NE: case OP_SETP_LT_S32: case OP_SETP_LE_S32:
+    case OP_SETP_LT_S64: case OP_SETP_LE_S64: case OP_SETP_LT_U: case OP_SETP_LE_U:
+        return I->guard == BC_NO_GUARD;
+    default:
+        return 0;
+    }
+}
+
+/* Whether I is a copy the handler makes on the way: an unguarded mov, or the cvt.zx that
+ * mov.f32 and mov.b32 compile to. */
+static int bra_mov(const bc_insn *I)
+{
+    return (I->op == OP_MOV || (I->op == OP_CVT_ZX && I->imm >= 1)) && I->guard == BC_NO_GUARD;
+}
+
+/* Whether s is one of the n slots of v. */
+static int slot_in(uint32_t s, const uint32_t *v, int n)
+{
+    for (int k = 0; k < n; k++) if (v[k] == s) return 1;
+    return 0;
+}
+
+/* The run of a compare and branch at p in [p, end) of code (see bc_fuse_bra), decoded
+ * into *b; returns its length in instructions (0: none at p).  Every operand a later
+ * instruction of the run reads is one no earlier one writes, except the predicates
+ * the run passes on (d1 and d2 to the bool, the last to the bra), so the handler may
+ * compute the compares first and write their rows afterwards, and the mov at any point. */
+static uint32_t match_setp_bra(const bc_insn *code, uint32_t p, uint32_t end, bc_fuse_bra *b)
+{
+    const bc_insn *mov = NULL;
+    uint32_t q = p;
+    if (!bra_cmp(&code[q])) return 0;
+    *b = (bc_fuse_bra){ .a1 = code[q].a, .b1 = code[q].b, .d1 = code[q].d, .k1 = code[q].op, .md = BC_NO_GUARD };
+    uint32_t pred = b->d1;
+    q++;
+#define TAKE_MOV() if (!mov && q < end && bra_mov(&code[q])) mov = &code[q++]
+    TAKE_MOV();
+    if (q < end && bra_cmp(&code[q])) {              /* two compares and their bool */
+        const bc_insn *s2 = &code[q++];
+        if (s2->a == b->d1 || s2->b == b->d1 || s2->d == b->d1) return 0;
+        TAKE_MOV();
+        const bc_insn *bl = q < end ? &code[q++] : NULL;
+        if (!bl || (bl->op != OP_OR && bl->op != OP_AND && bl->op != OP_XOR) || bl->guard != BC_NO_GUARD ||
+            !((bl->a == b->d1 && bl->b == s2->d) || (bl->a == s2->d && bl->b == b->d1)))
+            return 0;
+        b->a2 = s2->a; b->b2 = s2->b; b->d2 = s2->d; b->k2 = s2->op;
+        b->d3 = bl->d; b->bop = bl->op;
+        pred = bl->d;
+    }
+    TAKE_MOV();
+#undef TAKE_MOV
+    if (q >= end || code[q].op != OP_BRA || code[q].guard != pred) return 0;
+    if (mov) {
+        uint32_t rd[] = { b->a1, b->b1, b->d1, b->a2, b->b2, b->d2, b->d3 }, wr[] = { b->d1, b->d2, b->d3 };
+        int nr = b->k2 ? 7 : 3, nw = b->k2 ? 3 : 1;
+        if (slot_in(mov->d, rd, nr) || slot_in(mov->a, wr, nw)) return 0;
+        b->md = mov->d; b->ma = mov->a;
+        b->mmask = mov->op == OP_MOV || mov->imm >= 64 ? ~0ull : (1ull << mov->imm) - 1;
+    }
+    b->neg = code[q].gneg;
+    b->target = (uint32_t)code[q].imm;
+    b->len = q - p + 1;
+    return b->len;
+}
+
+/* Marks the compare and branch at p in fused (its run b, already matched) and
+ * decodes it into o->bras; the predicates only the run reads are dead. */
+static void mark_setp_bra(const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p, bc_fuse_bra b,
+                          fuse_out *o)
+{
+    if (o->nbras == o->capbras) {
+        uint32_t c = o->capbras ? 2 * o->capbras : 16;
+        bc_fuse_bra *nb = realloc(o->bras, sizeof *nb * c);
+        if (!nb) { o->oom = 1; return; }
+        o->bras = nb, o->capbras = c;
+    }
+    /* d1 is read by the bool, or by the bra's guard; d2 by the bool; d3 by the guard */
+    b.dead = (uint8_t)((read_once(f, count, b.d1) ? BC_FUSE_D1_DEAD : 0) |
+                       (b.k2 && read_once(f, count, b.d2) ? BC_FUSE_D2_DEAD : 0) |
+                       (b.k2 && read_once(f, count, b.d3) ? BC_FUSE_D3_DEAD : 0));
+    fused[p].op = OP_SETP_BRA;
+    fused[p].b = b.len;
+    fused[p].x = o->nbras;
+    o->bras[o->nbras++] = b;
+}
+
 void bc_fuse(bc_module *m)
 {
     if (!m->ncode) return;
@@ -169,24 +262,29 @@ void bc_fuse(bc_module *m)
         int counted = 0;
         if (fn->kind != BC_FN_DEFINED) continue;
         any |= bc_flow_forward_consts(m, fn, fused) > 0;
-        for (uint32_t p = fn->pc_begin; p + 3 <= fn->pc_end; p++) {
-            if (!lds_fma_triple(&m->code[p])) continue;
+        for (uint32_t p = fn->pc_begin; p < fn->pc_end; p++) {
+            bc_fuse_bra br;
+            uint32_t bl = 0;
+            int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]);
+            if (!tri && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) continue;
             any = 1;
             if (!counted) {         /* without the counts every result is written */
                 counted = 1;
                 count = malloc(sizeof *count * (fn->nslots ? fn->nslots : 1));
                 if (count && bc_flow_read_counts(m, fn, count) < 0) { free(count); count = NULL; }
             }
+            if (bl) { mark_setp_bra(fn, count, fused, p, br, &o); p += bl - 1; continue; }
             uint32_t len = mark_lds_fma(m, fn, count, fused, p, &o);
             if (len) p += len - 1;
         }
         free(count);
     }
     if (o.oom || !any) {               /* no superinstructions rather than some undecoded */
-        free(fused); free(o.heads); free(o.steps);
+        free(fused); free(o.heads); free(o.steps); free(o.bras);
         return;
     }
     m->fused = fused;
     m->fuse_heads = o.heads;
     m->fuse_steps = o.steps;
+    m->fuse_bras = o.bras;
 }

@@ -192,12 +192,92 @@ done:
     diag_list_free(&d);
 }
 
+/* fused_bra.ptx's out[tid], computed here as its comments say. */
+static uint32_t bra_model(uint32_t tid, uint32_t flip)
+{
+    int32_t x = (int32_t)(((uint32_t)(7 * tid) - 100) ^ flip), y = (int32_t)((50 - 3 * tid) ^ flip);
+    uint32_t acc = 17;
+    int64_t rd1 = (int64_t)((uint64_t)(int64_t)x * 3000000000ull), rd2 = (int64_t)((uint64_t)(int64_t)y << 33);
+    int p1 = x < y;                                            /* A */
+    if (!p1) acc += 1000;
+    acc = acc * 31 + (p1 ? 3 : 5);
+    float f2 = 1.0f;                                           /* B */
+    if (x >= 5) { f2 += f2; acc += 7; }
+    acc = acc * 31 + (uint32_t)(int32_t)f2;
+    float f3 = (y >= -20 || x >= 40) ? 2.0f : 3.0f;            /* C */
+    acc = acc * 31 + (uint32_t)(int32_t)f3;
+    int p6 = (uint32_t)x < (uint32_t)y, p7 = x != -2, p8 = p6 && p7;   /* D */
+    uint32_t r8 = tid + (p8 ? 0 : 100);
+    acc = acc * 31 + (uint32_t)(p6 + 2 * p7 + 4 * p8) + r8;
+    int p9 = rd1 == rd2, p10 = (uint64_t)rd1 > (uint64_t)rd2;  /* E */
+    uint64_t rd3 = (uint64_t)rd1 + (p9 ^ p10 ? (uint64_t)rd2 : 0);
+    acc = acc * 31 + ((uint32_t)rd3 ^ (uint32_t)(rd3 >> 32));
+    int p12 = rd1 <= rd2;                                      /* F */
+    if (!p12) acc += 11;
+    if (!(rd1 > 0 || tid <= 9)) acc += 13;
+    if (!((uint64_t)rd2 >= (uint64_t)rd1)) acc += 17;
+    acc = acc * 31 + (p12 ? 19 : 23);
+    if (tid & 1) {                                             /* G */
+        int p18 = x > y;
+        acc = acc * 31 + tid + (p18 ? 0 : 64) + (p18 ? 8 : 9);
+    }
+    uint32_t i = 0, n = tid % 5 + 1;                           /* H */
+    do acc = acc * 3 + i++; while (i < n);
+    uint32_t r20 = acc + ((y < 0 && tid <= 20) ? 2 : 1);       /* I */
+    return r20 * 31 + 1;
+}
+
+/* fused_bra.ptx with `threads` threads in one block: the model's values unfused, and
+ * fused = unfused (status, lane-instructions, output) at every slice, each slice's pair of
+ * launches with the other flip than the last pair's (see fused_bra.ptx). */
+static void run_fused_bra(ptxemu_device *dev, const ptxemu_module *m, int threads, const char *name)
+{
+    enum { MAXT = 96 };
+    uint64_t out = ptxemu_malloc(dev, MAXT * 4);
+    struct { uint64_t out; uint32_t flip, pad; } p = { out, 0, 0 };
+    vm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid[0] = 1;
+    cfg.block[0] = (uint32_t)threads;
+    cfg.jobs = 1;
+    cfg.params = &p;
+    cfg.params_size = sizeof p;
+    char what[256];
+    int bad_model = 0, bad_slices = 0;
+    for (int s = 0; s < NSLICES; s++) {
+        cfg.slice = slices[s];
+        p.flip = s & 1 ? ~0u : 0;
+        outcome a = launch(dev, m, "fused_bra", cfg, 0, out, MAXT * 4), ref = launch(dev, m, "fused_bra", cfg, 1, out, MAXT * 4);
+        const uint32_t *v = (const uint32_t *)ref.out;
+        int t = 0;
+        while (t < threads && v[t] == bra_model((uint32_t)t, p.flip)) t++;
+        if (ref.st != VM_OK || t < threads) {
+            printf("  %s, slice %d: unfused %s, thread %d: %u, the model %u\n", name, slices[s], vm_status_name(ref.st), t,
+                   t < threads ? v[t] : 0, t < threads ? bra_model((uint32_t)t, p.flip) : 0);
+            bad_model++;
+        }
+        if (!same(&a, &ref, MAXT * 4)) {
+            printf("  %s, slice %d: fused %s, %llu lane-instructions; unfused %s, %llu\n", name, slices[s],
+                   vm_status_name(a.st), (unsigned long long)a.insns, vm_status_name(ref.st), (unsigned long long)ref.insns);
+            bad_slices++;
+        }
+        free(a.out);
+        free(ref.out);
+    }
+    snprintf(what, sizeof what, "%s: unfused, the model's values at %d turn lengths (%d differ)", name, NSLICES, bad_model);
+    check(!bad_model, what);
+    snprintf(what, sizeof what, "%s: fused and unfused the same at %d turn lengths (%d differ)", name, NSLICES, bad_slices);
+    check(!bad_slices, what);
+    if (!bad_slices && !bad_model) printf("PASS %s\n", name);
+    ptxemu_free(dev, out);
+}
+
 int main(void)
 {
     diag_list d;
     diag_init(&d);
-    char *text = NULL;
-    size_t len = 0;
+    char *text = NULL, *text2 = NULL;
+    size_t len = 0, len2 = 0;
     ptxemu_module *m = ptxemu_load("tests/api/fused.ptx", &d, &text, &len);
     if (!m) { diag_render(&d, text, len, stderr); printf("FAIL load\n0 passed, 1 failed\n"); return 1; }
     const bc_module *bm = m->bc;
@@ -216,6 +296,18 @@ int main(void)
     run_fused_ptx(&dev, m, 48, 1, 17, 8, "lanes 16-23 gathered, entered at the third triple", -1);
     run_fused_ptx(&dev, m, 32, 0, 9, (uint32_t)-40, "lane 9 below the shared window", 38);
     run_fused_ptx(&dev, m, 32, 0, 3, 2, "lane 3 misaligned", 38);
+    ptxemu_module *mb = ptxemu_load("tests/api/fused_bra.ptx", &d, &text2, &len2);
+    if (!mb) { diag_render(&d, text2, len2, stderr); check(0, "load fused_bra.ptx"); }
+    else {
+        int heads = 0;
+        for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) heads += mb->bc->fused[pc].op == OP_SETP_BRA;
+        check(heads == 12, "fused_bra.ptx: twelve compares and branches marked");
+        run_fused_bra(&dev, mb, 32, "compare and branch, a whole warp");
+        run_fused_bra(&dev, mb, 48, "compare and branch, a warp and a partial one");
+        run_fused_bra(&dev, mb, 96, "compare and branch, three warps");
+        ptxemu_module_free(mb);
+    }
+    free(text2);
     run_tile_fma(&dev, "tile_fma");
     run_tile_fma(&dev, "tile_fma_ftz");
     ptxemu_device_destroy(&dev);
