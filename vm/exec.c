@@ -3260,6 +3260,27 @@ next_group:
         vmcase(NOP) vmnext
         vmcase(BRKPT) vmnext
         /* ---- control ---- */
+        vmcase(WIDE_ADD) {         /* I is bc_module.fused's: mul.wide, then add.s64 at pc + 1 (vm/fuse.c) */
+            if (pc + 1 < limit) {
+                uint64_t *t = R + I->d, *dd = R + I->e;
+                const uint64_t *ra = R + I->a, *rb = R + I->b, *rc = R + I->c;
+                /* t (unless dead) then e, lane by lane: e may be c, a or b, never t's other operand */
+#define WIDE_ADD_LANES(prod, keep) LANES({ uint64_t v_ = (prod); if (keep) t[l] = v_; dd[l] = rc[l] + v_; })
+#define WIDE_S ((uint64_t)((int64_t)(int32_t)ra[l] * (int32_t)rb[l]))
+#define WIDE_U ((uint64_t)(uint32_t)ra[l] * (uint32_t)rb[l])
+                if (I->m1) { if (I->m2) WIDE_ADD_LANES(WIDE_S, 0); else WIDE_ADD_LANES(WIDE_S, 1); }
+                else { if (I->m2) WIDE_ADD_LANES(WIDE_U, 0); else WIDE_ADD_LANES(WIDE_U, 1); }
+#undef WIDE_ADD_LANES
+#undef WIDE_S
+#undef WIDE_U
+                n_ins++;
+                if (m != FULL) n_short += BC_WARP - popc32(m);
+                pc++;
+                vmnext
+            }
+            I = &L->code[pc];          /* the original mul.wide */
+            goto redispatch;
+        }
         vmcase(SETP_BRA) {         /* I is bc_module.fused's: a compare and a branch (vm/fuse.c) */
             const bc_fuse_bra *F = &M->fuse_bras[I->x];
             uint32_t at = pc + F->len - 1;         /* the bra, which must still fall in this turn */

@@ -248,6 +248,33 @@ static void mark_setp_bra(const bc_func *f, const uint32_t *count, bc_insn *fuse
     o->bras[o->nbras++] = b;
 }
 
+/* ---- OP_WIDE_ADD ---- */
+
+/* Whether code[p], code[p + 1] are nvcc's address of an element (within [p, end)):
+ *     mul.wide.s32 (or .u32)  t, i, size;  add.s64  d, base, t  (or t, base)
+ * both unguarded, base not t. */
+static int wide_add_pair(const bc_insn *code, uint32_t p, uint32_t end)
+{
+    const bc_insn *mw = &code[p], *ad = &code[p + 1];
+    if (p + 2 > end || (mw->op != OP_MULWIDE_S32 && mw->op != OP_MULWIDE_U32) || ad->op != OP_ADD_64 ||
+        mw->guard != BC_NO_GUARD || ad->guard != BC_NO_GUARD)
+        return 0;
+    return (ad->a == mw->d) != (ad->b == mw->d);
+}
+
+/* Marks the pair at p (see wide_add_pair) in fused: the head gets the add's other operand
+ * in c and its destination in e; t need not be written when only the add reads it. */
+static void mark_wide_add(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p)
+{
+    const bc_insn *mw = &m->code[p], *ad = &m->code[p + 1];
+    bc_insn *h = &fused[p];
+    h->op = OP_WIDE_ADD;
+    h->m1 = mw->op == OP_MULWIDE_S32;
+    h->m2 = (uint8_t)read_once(f, count, mw->d);
+    h->c = ad->a == mw->d ? ad->b : ad->a;
+    h->e = ad->d;
+}
+
 void bc_fuse(bc_module *m)
 {
     if (!m->ncode) return;
@@ -265,8 +292,8 @@ void bc_fuse(bc_module *m)
         for (uint32_t p = fn->pc_begin; p < fn->pc_end; p++) {
             bc_fuse_bra br;
             uint32_t bl = 0;
-            int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]);
-            if (!tri && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) continue;
+            int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]), wide = !tri && wide_add_pair(m->code, p, fn->pc_end);
+            if (!tri && !wide && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) continue;
             any = 1;
             if (!counted) {         /* without the counts every result is written */
                 counted = 1;
@@ -274,6 +301,7 @@ void bc_fuse(bc_module *m)
                 if (count && bc_flow_read_counts(m, fn, count) < 0) { free(count); count = NULL; }
             }
             if (bl) { mark_setp_bra(fn, count, fused, p, br, &o); p += bl - 1; continue; }
+            if (wide) { mark_wide_add(m, fn, count, fused, p); p++; continue; }
             uint32_t len = mark_lds_fma(m, fn, count, fused, p, &o);
             if (len) p += len - 1;
         }

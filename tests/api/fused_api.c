@@ -224,7 +224,10 @@ static uint32_t bra_model(uint32_t tid, uint32_t flip)
     uint32_t i = 0, n = tid % 5 + 1;                           /* H */
     do acc = acc * 3 + i++; while (i < n);
     uint32_t r20 = acc + ((y < 0 && tid <= 20) ? 2 : 1);       /* I */
-    return r20 * 31 + 1;
+    acc = r20 * 31 + 1;
+    uint64_t rd8 = (uint64_t)((int64_t)x * -12), rd10 = rd8 + (uint64_t)rd1 + rd8;   /* W */
+    if (tid & 1) rd10 += (uint64_t)(uint32_t)y * 3;
+    return acc * 31 + ((uint32_t)rd10 ^ (uint32_t)(rd10 >> 32));
 }
 
 /* fused_bra.ptx with `threads` threads in one block: the model's values unfused, and
@@ -301,7 +304,10 @@ int main(void)
     else {
         int heads = 0;
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) heads += mb->bc->fused[pc].op == OP_SETP_BRA;
+        int wide = 0;
+        for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) wide += mb->bc->fused[pc].op == OP_WIDE_ADD;
         check(heads == 12, "fused_bra.ptx: twelve compares and branches marked");
+        check(wide == 3, "fused_bra.ptx: three mul.wide + add.s64 pairs marked");
         run_fused_bra(&dev, mb, 32, "compare and branch, a whole warp");
         run_fused_bra(&dev, mb, 48, "compare and branch, a warp and a partial one");
         run_fused_bra(&dev, mb, 96, "compare and branch, three warps");
