@@ -2189,6 +2189,30 @@ static int cpu_has_fma(void)
 #define SAT (I->flags & BC_IF_SAT)
 #define RND ((fp_rnd)I->m1)
 
+/* The instructions an OP_ALU_RUN (vm/fuse.c, bc.h's BC_ALU_RUN_OPS) runs, each lane's result
+ * as an expression of A, B, C (and mk): the one definition their own handlers and the run's
+ * loop expand. */
+#define ALU_MOV (A)
+#define ALU_ADD_16 (U16(A + B))
+#define ALU_ADD_32 ((A + B) & M32)
+#define ALU_ADD_64 (A + B)
+#define ALU_SUB_32 ((A - B) & M32)
+#define ALU_SUB_64 (A - B)
+#define ALU_MUL_32 ((uint32_t)(A * B))
+#define ALU_MAD_16 (U16(A * B + C))
+#define ALU_MAD_32 (((uint64_t)A32 * B32 + C) & M32)
+#define ALU_AND (A & B)
+#define ALU_OR (A | B)
+#define ALU_XOR (A ^ B)
+#define ALU_NOT_32 (~A & M32)
+#define ALU_SHL_32 (shl32(A, B32))
+#define ALU_SHL_64 (shl64(A, B32))
+#define ALU_SHR_U16 (B32 >= 16 ? 0 : U16(A) >> B32)
+#define ALU_SHR_U32 (shr32(A, B32))
+#define ALU_SHR_U64 (shr64(A, B32))
+#define ALU_SHR_S32 ((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32)))
+#define ALU_CVT_ZX (A & mk)                /* mk: the low imm bits */
+
 #ifdef VM_USE_GOTO
 #define vmdispatch(o) goto *jump[o];
 #define vmcase(name) L_##name:
@@ -2352,7 +2376,7 @@ next_group:
     redispatch:                    /* a superinstruction's original instruction (I) */
         vmdispatch(I->op) {
         /* ---- data movement ---- */
-        vmcase(MOV) LANES_D(A); vmnext
+        vmcase(MOV) LANES_D(ALU_MOV); vmnext
         vmcase(PACK2) { uint64_t mk = (1ull << I->imm) - 1; LANES_D((A & mk) | (B & mk) << I->imm); } vmnext
         vmcase(PACK4) { uint64_t mk = (1ull << I->imm) - 1; int s = (int)I->imm;
             LANES_D((A & mk) | (B & mk) << s | (C & mk) << 2 * s | (E & mk) << 3 * s); } vmnext
@@ -2374,14 +2398,14 @@ next_group:
             }
             vmnext
         /* ---- integer ---- */
-        vmcase(ADD_16) LANES_D(U16(A + B)); vmnext
-        vmcase(ADD_32) LANES_D((A + B) & M32); vmnext
-        vmcase(ADD_64) LANES_D(A + B); vmnext
+        vmcase(ADD_16) LANES_D(ALU_ADD_16); vmnext
+        vmcase(ADD_32) LANES_D(ALU_ADD_32); vmnext
+        vmcase(ADD_64) LANES_D(ALU_ADD_64); vmnext
         vmcase(SUB_16) LANES_D(U16(A - B)); vmnext
-        vmcase(SUB_32) LANES_D((A - B) & M32); vmnext
-        vmcase(SUB_64) LANES_D(A - B); vmnext
+        vmcase(SUB_32) LANES_D(ALU_SUB_32); vmnext
+        vmcase(SUB_64) LANES_D(ALU_SUB_64); vmnext
         vmcase(MUL_16) LANES_D(U16(A * B)); vmnext
-        vmcase(MUL_32) LANES_D((uint32_t)(A * B)); vmnext
+        vmcase(MUL_32) LANES_D(ALU_MUL_32); vmnext
         vmcase(MUL_64) LANES_D(A * B); vmnext
         vmcase(MULHI_S16) LANES_D(U16((S16(A) * S16(B)) >> 16)); vmnext
         vmcase(MULHI_U16) LANES_D(U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
@@ -2402,8 +2426,8 @@ next_group:
         vmcase(MAD24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff) + C)); vmnext
         vmcase(MAD24HI_S32) LANES_D((uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
         vmcase(MAD24HI_U32) LANES_D((uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
-        vmcase(MAD_16) LANES_D(U16(A * B + C)); vmnext
-        vmcase(MAD_32) LANES_D(((uint64_t)A32 * B32 + C) & M32); vmnext
+        vmcase(MAD_16) LANES_D(ALU_MAD_16); vmnext
+        vmcase(MAD_32) LANES_D(ALU_MAD_32); vmnext
         vmcase(MAD_64) LANES_D(A * B + C); vmnext
         vmcase(MADHI_S32) LANES_D((uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
         vmcase(MADHI_U32) LANES_D((uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
@@ -2519,22 +2543,22 @@ next_group:
             });
         } vmnext
         /* ---- logic ---- */
-        vmcase(AND) LANES_D(A & B); vmnext
-        vmcase(OR) LANES_D(A | B); vmnext
-        vmcase(XOR) LANES_D(A ^ B); vmnext
+        vmcase(AND) LANES_D(ALU_AND); vmnext
+        vmcase(OR) LANES_D(ALU_OR); vmnext
+        vmcase(XOR) LANES_D(ALU_XOR); vmnext
         vmcase(NOT_16) LANES_D(U16(~A)); vmnext
-        vmcase(NOT_32) LANES_D(~A & M32); vmnext
+        vmcase(NOT_32) LANES_D(ALU_NOT_32); vmnext
         vmcase(NOT_64) LANES_D(~A); vmnext
         vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
         vmcase(CNOT) LANES_D(A == 0); vmnext
         vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES_D(shl32(A, B32)); vmnext
-        vmcase(SHL_64) LANES_D(shl64(A, B32)); vmnext
-        vmcase(SHR_U16) LANES_D(B32 >= 16 ? 0 : U16(A) >> B32); vmnext
-        vmcase(SHR_U32) LANES_D(shr32(A, B32)); vmnext
-        vmcase(SHR_U64) LANES_D(shr64(A, B32)); vmnext
+        vmcase(SHL_32) LANES_D(ALU_SHL_32); vmnext
+        vmcase(SHL_64) LANES_D(ALU_SHL_64); vmnext
+        vmcase(SHR_U16) LANES_D(ALU_SHR_U16); vmnext
+        vmcase(SHR_U32) LANES_D(ALU_SHR_U32); vmnext
+        vmcase(SHR_U64) LANES_D(ALU_SHR_U64); vmnext
         vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
-        vmcase(SHR_S32) LANES_D((uint32_t)(S32(A) >> (B32 >= 32 ? 31 : B32))); vmnext
+        vmcase(SHR_S32) LANES_D(ALU_SHR_S32); vmnext
         vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
 #if defined(__AVX2__)
 #define POPC_ROW(mask32) if (m == FULL) { popc_row(R + I->d, R + I->a, mask32); vmnext }
@@ -2832,7 +2856,7 @@ next_group:
             }
             vmnext
         /* ---- conversions ---- */
-        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES_D(A & mk); } vmnext
+        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES_D(ALU_CVT_ZX); } vmnext
         vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES_D(sext(A, (int)I->imm) & mk); } vmnext
         vmcase(CVT_ISAT) {
             int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
@@ -3260,6 +3284,32 @@ next_group:
         vmcase(NOP) vmnext
         vmcase(BRKPT) vmnext
         /* ---- control ---- */
+        vmcase(ALU_RUN) {          /* I is bc_module.fused's: I->b ALU instructions from here, a whole warp's (vm/fuse.c) */
+            uint32_t n = (uint32_t)I->b;
+            n = n < limit - pc ? n : limit - pc;           /* the slice ends where it would have without fusing */
+            if (group == FULL && n >= 2) {
+                const bc_insn *I0 = &L->code[pc];
+                for (uint32_t k = 0; k < n; k++) {
+                    I = &I0[k];
+                    switch (I->op) {
+#define ALU_RUN_CASE(name) case OP_##name: _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = ALU_##name; break;
+                    BC_ALU_RUN_OPS(ALU_RUN_CASE)
+#undef ALU_RUN_CASE
+                    case OP_CVT_ZX: {
+                        uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1;
+                        _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = ALU_CVT_ZX;
+                        break;
+                    }
+                    default: break;        /* vm/fuse.c marks no other */
+                    }
+                }
+                n_ins += n - 1;
+                pc += n - 1;
+                vmnext
+            }
+            I = &L->code[pc];          /* the original instruction */
+            goto redispatch;
+        }
         vmcase(WIDE_ADD) {         /* I is bc_module.fused's: mul.wide, then add.s64 at pc + 1 (vm/fuse.c) */
             if (pc + 1 < limit) {
                 uint64_t *t = R + I->d, *dd = R + I->e;

@@ -6,8 +6,8 @@
  * checker, the debugger, the profiler or --stats), and a fused handler that
  * cannot take its fast path runs the original instruction.  The original
  * code, which the disassembler, the analyses and every observer read, is
- * untouched, and the copy differs only in the opcode and the `b`, `e` and `x`
- * fields of the marked instructions, and in the operands of collectives that
+ * untouched, and the copy differs only in the opcode and the `b`, `c`, `e`, `x`,
+ * `m1` and `m2` fields of the marked instructions, and in the operands of collectives that
  * name a register surely holding a constant (vm/flow.c, bc_flow_forward_consts: they
  * name the constant's slot instead, which lets the whole-warp paths skip their
  * per-lane operand checks).
@@ -34,6 +34,30 @@
  * bases, the destination slots, the results to write), with the ranges of
  * the offsets, into bc_module.fuse_steps and fuse_heads (x indexes them):
  * decoding them on every call had been a third of the handler's time.
+ *
+ * OP_SETP_BRA, a compare and a conditional branch (bc_fuse_bra in vm/bc.h):
+ *
+ *     setp.cmp  p, a, b;  [setp.cmp  q, c, d;  or/and/xor.pred  r, p, q;]  [mov;]  @[!]r bra  L
+ *
+ * the loop back edge and nvcc's bounds test (`if (row < M && col < N)`, with the mov
+ * of the value the other path stores).  The compares (integer: eq, ne, lt, le of
+ * s32, s64 and unsigned) become lane masks, the bool one operation on them, and the
+ * predicates no other instruction reads are never written: the branch takes the
+ * mask.  Its head is decoded into bc_module.fuse_bras (x); the whole run must fall in
+ * the turn, else the original setp runs.
+ *
+ * OP_ALU_RUN, a run of integer ALU instructions (bc.h's BC_ALU_RUN_OPS and cvt.zx:
+ * add, sub, mul.lo, mad.lo, the bitwise ones and shifts, mov), at least ALU_RUN_MIN
+ * long: a whole warp runs them in one handler, one row loop after another, with no
+ * dispatch, turn or count bookkeeping in between; a partial group runs the single
+ * instructions.
+ *
+ * OP_WIDE_ADD, nvcc's address of an element:
+ *
+ *     mul.wide.s32 (or .u32)  t, i, size;  add.s64  d, base, t
+ *
+ * in one pass over the lanes, t not written when only the add reads it (the head's
+ * c = base, e = d, m1 = signed, m2 = t dead).
  *
  * Ownership: the copy and the decoded runs belong to the bc_module (freed
  * with it); all NULL when nothing was fused or memory ran out, and the
@@ -248,6 +272,42 @@ static void mark_setp_bra(const bc_func *f, const uint32_t *count, bc_insn *fuse
     o->bras[o->nbras++] = b;
 }
 
+/* ---- OP_ALU_RUN ---- */
+
+/* Whether I is one of the instructions an ALU run takes (BC_ALU_RUN_OPS, OP_CVT_ZX). */
+static int alu_run_op(const bc_insn *I)
+{
+    if (I->guard != BC_NO_GUARD) return 0;
+    switch (I->op) {
+#define ALU_RUN_OP(name) case OP_##name:
+    BC_ALU_RUN_OPS(ALU_RUN_OP)
+#undef ALU_RUN_OP
+    case OP_CVT_ZX:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Marks the run of ALU instructions from p in [p, end) of fused: its first one and
+ * every ALU_RUN_STRIDE-th after it, each with b = the instructions from it to the
+ * run's end, so that a run entered in its middle (a branch target, a turn that ended
+ * there) is fused again soon, while a partial group, which the handler leaves to the
+ * single instructions, pays for one try per stride, not per instruction; returns the
+ * length, 0 for runs shorter than ALU_RUN_MIN. */
+enum { ALU_RUN_MIN = 3, ALU_RUN_STRIDE = 4 };
+static uint32_t mark_alu_run(const bc_insn *code, bc_insn *fused, uint32_t p, uint32_t end)
+{
+    uint32_t n = 0;
+    while (p + n < end && alu_run_op(&code[p + n])) n++;
+    if (n < ALU_RUN_MIN) return 0;
+    for (uint32_t k = 0; k + ALU_RUN_MIN <= n; k += ALU_RUN_STRIDE) {
+        fused[p + k].op = OP_ALU_RUN;
+        fused[p + k].b = n - k;
+    }
+    return n;
+}
+
 /* ---- OP_WIDE_ADD ---- */
 
 /* Whether code[p], code[p + 1] are nvcc's address of an element (within [p, end)):
@@ -293,7 +353,11 @@ void bc_fuse(bc_module *m)
             bc_fuse_bra br;
             uint32_t bl = 0;
             int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]), wide = !tri && wide_add_pair(m->code, p, fn->pc_end);
-            if (!tri && !wide && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) continue;
+            if (!tri && !wide && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) {
+                uint32_t n = mark_alu_run(m->code, fused, p, fn->pc_end);
+                if (n) { any = 1; p += n - 1; }
+                continue;
+            }
             any = 1;
             if (!counted) {         /* without the counts every result is written */
                 counted = 1;

@@ -11,7 +11,12 @@
  *     fourth triple on, from the first (below 0), and misaligned: the fault
  *     at the exact pc;
  *   tests/cases/tile_fma and tile_fma_ftz (fma.rn.ftz.f32): the five
- *     variants, against the H200's bytes.
+ *     variants, against the H200's bytes;
+ *   tests/api/fused_bra.ptx: compares and branches (OP_SETP_BRA),
+ *     mul.wide + add.s64 pairs (OP_WIDE_ADD) and runs of ALU instructions
+ *     (OP_ALU_RUN, each of them) of every form the handlers take,
+ *     against a model of the kernel (bra_model) and the unfused code, on
+ *     one, one and a half and three warps.
  * Prints PASS/FAIL lines and "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +230,11 @@ static uint32_t bra_model(uint32_t tid, uint32_t flip)
     do acc = acc * 3 + i++; while (i < n);
     uint32_t r20 = acc + ((y < 0 && tid <= 20) ? 2 : 1);       /* I */
     acc = r20 * 31 + 1;
+    uint16_t h1 = (uint16_t)x, h2 = (uint16_t)(h1 + 300), h3 = (uint16_t)(h2 * h1 + 7), h4 = (uint16_t)(h3 >> 3);   /* R */
+    uint32_t r26 = (uint32_t)h4 + (uint32_t)y - (uint32_t)x, r28 = r26 * (uint32_t)y * 3 + r26;
+    uint32_t r33 = ~(((r28 & 0xf0f0f0ffu) | tid) ^ acc), r35 = (r33 << 3) >> 5, r36 = (uint32_t)((int32_t)r33 >> 7);
+    uint64_t rd11 = ((uint64_t)r35 << 29) + ((uint64_t)rd1 >> 13) - (uint64_t)rd2;
+    acc = acc * 31 + ((r36 ^ r35) + (uint32_t)rd11 + 5);
     uint64_t rd8 = (uint64_t)((int64_t)x * -12), rd10 = rd8 + (uint64_t)rd1 + rd8;   /* W */
     if (tid & 1) rd10 += (uint64_t)(uint32_t)y * 3;
     return acc * 31 + ((uint32_t)rd10 ^ (uint32_t)(rd10 >> 32));
@@ -308,6 +318,10 @@ int main(void)
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) wide += mb->bc->fused[pc].op == OP_WIDE_ADD;
         check(heads == 12, "fused_bra.ptx: twelve compares and branches marked");
         check(wide == 3, "fused_bra.ptx: three mul.wide + add.s64 pairs marked");
+        int alu = 0;
+        for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++)
+            if (mb->bc->fused[pc].op == OP_ALU_RUN && mb->bc->fused[pc].b >= 24) alu |= 1 << (mb->bc->fused[pc].b - 24);
+        check(alu == 0x11, "fused_bra.ptx: the run of every ALU instruction marked (heads 28 and 24 from its end)");
         run_fused_bra(&dev, mb, 32, "compare and branch, a whole warp");
         run_fused_bra(&dev, mb, 48, "compare and branch, a warp and a partial one");
         run_fused_bra(&dev, mb, 96, "compare and branch, three warps");
