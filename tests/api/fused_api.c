@@ -83,6 +83,19 @@ static void *read_file(const char *path, size_t *len)
     return p;
 }
 
+/* A launch of one block of `threads` threads on one host thread. */
+static vm_config one_block(int threads, void *params, size_t size)
+{
+    vm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid[0] = 1;
+    cfg.block[0] = (uint32_t)threads;
+    cfg.jobs = 1;
+    cfg.params = params;
+    cfg.params_size = size;
+    return cfg;
+}
+
 static const int slices[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17 };
 enum { NSLICES = sizeof slices / sizeof slices[0] };
 
@@ -94,13 +107,7 @@ static void run_fused_ptx(ptxemu_device *dev, const ptxemu_module *m, int thread
     enum { MAXT = 64 };
     uint64_t out = ptxemu_malloc(dev, MAXT * 4);
     struct { uint64_t out; uint32_t bad, skew, entry; } p = { out, (uint32_t)bad, skew, (uint32_t)entry };
-    vm_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.grid[0] = 1;
-    cfg.block[0] = (uint32_t)threads;
-    cfg.jobs = 1;
-    cfg.params = &p;
-    cfg.params_size = sizeof p;
+    vm_config cfg = one_block(threads, &p, sizeof p);
     char what[256];
     outcome ref = launch(dev, m, "fused", cfg, 1, out, MAXT * 4);
     if (want_fault_line > 0) {
@@ -248,13 +255,7 @@ static void run_fused_bra(ptxemu_device *dev, const ptxemu_module *m, int thread
     enum { MAXT = 96 };
     uint64_t out = ptxemu_malloc(dev, MAXT * 4);
     struct { uint64_t out; uint32_t flip, pad; } p = { out, 0, 0 };
-    vm_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.grid[0] = 1;
-    cfg.block[0] = (uint32_t)threads;
-    cfg.jobs = 1;
-    cfg.params = &p;
-    cfg.params_size = sizeof p;
+    vm_config cfg = one_block(threads, &p, sizeof p);
     char what[256];
     int bad_model = 0, bad_slices = 0;
     for (int s = 0; s < NSLICES; s++) {
