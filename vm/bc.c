@@ -250,7 +250,7 @@ void bc_disassemble(const bc_module *m, int func, FILE *out)
             fprintf(out, "%6u  %-60s ; ptx:%d%s%s", pc, text, m->code[pc].line, loc[0] ? "  " : "", loc);
             if (m->fused && m->fused[pc].op != m->code[pc].op)   /* a superinstruction starts here (vm/fuse.c) */
                 fprintf(out, "  [fused: %s x%u]", bc_op_name[m->fused[pc].op],   /* triples, or instructions */
-                        m->fused[pc].op == OP_WIDE_ADD ? 2 : m->fused[pc].b);
+                        m->fused[pc].op == OP_WIDE_ADD || m->fused[pc].op == OP_LDG_STS ? 2 : m->fused[pc].b);
             fprintf(out, "\n");
         }
     }

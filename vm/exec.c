@@ -1502,6 +1502,34 @@ static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t ba
             for (int l = g; l < g + 8; l++) store_n((uint8_t *)(base + ra[l]), v[l], sz);
     }
 }
+
+/* ---- OP_LDG_STS (vm/fuse.c) ---- */
+/* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
+ * whole warp: 1 when done, 0 with nothing done when either side's lanes are not all in range
+ * and aligned (the original instructions then run, and fault at the exact pc).  x is written
+ * unless dead; where 8 lanes of both sides lie side by side they are one 32-byte copy. */
+static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                 const bc_insn *J, int dead)
+{
+    uintptr_t hg, hs;
+    uint64_t lg, lsh;
+    if (!group_base(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg) ||
+        !group_base(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh))
+        return 0;
+    const uint64_t *ra = R + I->a, *rs = R + J->a;
+    uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
+    uint64_t t[BC_WARP], *x = dead ? t : R + I->d;
+    int side = 1;
+    for (int g = 0; g < BC_WARP; g += 8) side &= row_side_by_side(ra + g, 4) & row_side_by_side(rs + g, 4);
+    if (side && dead) {                /* lanes store in ascending order: so do the groups */
+        for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+        return 1;
+    }
+    load_row(x, ra, gb, 4, 0xffffffffu);
+    if (side) for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+    else store_row(rs, x, sb, 4);
+    return 1;
+}
 #endif
 
 
@@ -3284,6 +3312,17 @@ next_group:
         vmcase(NOP) vmnext
         vmcase(BRKPT) vmnext
         /* ---- control ---- */
+        vmcase(LDG_STS) {          /* I is bc_module.fused's: ld.global, then st.shared of its value at pc + 1 (vm/fuse.c) */
+#if defined(__AVX2__)
+            if (m == FULL && pc + 1 < limit && ldg_sts_run(L, cta, w, R, I, &L->code[pc + 1], (int)I->b)) {
+                n_ins++;
+                pc++;
+                vmnext
+            }
+#endif
+            I = &L->code[pc];          /* the original ld.global */
+            goto redispatch;
+        }
         vmcase(ALU_RUN) {          /* I is bc_module.fused's: I->b ALU instructions from here, a whole warp's (vm/fuse.c) */
             uint32_t n = (uint32_t)I->b;
             n = n < limit - pc ? n : limit - pc;           /* the slice ends where it would have without fusing */

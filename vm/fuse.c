@@ -52,6 +52,14 @@
  * dispatch, turn or count bookkeeping in between; a partial group runs the single
  * instructions.
  *
+ * OP_LDG_STS, a 4-byte value copied from global to shared memory (a tile's load):
+ *
+ *     ld.global.b32  x, [a + i];  st.shared.b32  [c + j], x
+ *
+ * both checked for the whole warp first (else the original load runs and faults, or
+ * the store does), then copied 32 bytes at a time where both sides' lanes lie side by
+ * side; x not written when only the store reads it (b).
+ *
  * OP_WIDE_ADD, nvcc's address of an element:
  *
  *     mul.wide.s32 (or .u32)  t, i, size;  add.s64  d, base, t
@@ -96,12 +104,18 @@ static int triple_writes(const bc_insn *t, uint32_t s)
     return t[0].d == s || t[1].d == s || t[2].d == s;
 }
 
-/* Whether slot s of function f is read by one operand field only
+/* Whether slot s of function f is read by exactly n operand fields
  * (count[] from bc_flow_read_counts, NULL: unknown). */
-static int read_once(const bc_func *f, const uint32_t *count, uint32_t s)
+static int read_n(const bc_func *f, const uint32_t *count, uint32_t s, uint32_t n)
 {
     uint32_t r = s / BC_WARP;
-    return count && s % BC_WARP == 0 && r >= f->slot_base && r < f->slot_base + f->nslots && count[r - f->slot_base] == 1;
+    return count && s % BC_WARP == 0 && r >= f->slot_base && r < f->slot_base + f->nslots && count[r - f->slot_base] == n;
+}
+
+/* Whether slot s of function f is read by one operand field only. */
+static int read_once(const bc_func *f, const uint32_t *count, uint32_t s)
+{
+    return read_n(f, count, s, 1);
 }
 
 /* The decoded runs, growing (vm/bc.h's fuse_heads and fuse_steps). */
@@ -308,6 +322,20 @@ static uint32_t mark_alu_run(const bc_insn *code, bc_insn *fused, uint32_t p, ui
     return n;
 }
 
+/* ---- OP_LDG_STS ---- */
+
+/* Whether code[p], code[p + 1] (within [p, end)) copy a 4-byte value from global to shared
+ * memory, as a tile is loaded:  ld.global.b32 x, [a + i];  st.shared.b32 [c + j], x
+ * (plain, unguarded, x not c). */
+static int ldg_sts_pair(const bc_insn *code, uint32_t p, uint32_t end)
+{
+    const bc_insn *ld = &code[p], *st = &code[p + 1];
+    const uint8_t odd = BC_IF_VOLATILE | BC_IF_FRAME;
+    return p + 2 <= end && ld->op == OP_LD_GLOBAL && ld->guard == BC_NO_GUARD && ld->m1 == 4 && !ld->m2 && ld->m3 >= 4 &&
+           ld->n == 1 && !(ld->flags & odd) && st->op == OP_ST_SHARED && st->guard == BC_NO_GUARD && st->m1 == 4 &&
+           st->n == 1 && !(st->flags & odd) && st->b == ld->d && st->a != ld->d;
+}
+
 /* ---- OP_WIDE_ADD ---- */
 
 /* Whether code[p], code[p + 1] are nvcc's address of an element (within [p, end)):
@@ -353,7 +381,8 @@ void bc_fuse(bc_module *m)
             bc_fuse_bra br;
             uint32_t bl = 0;
             int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]), wide = !tri && wide_add_pair(m->code, p, fn->pc_end);
-            if (!tri && !wide && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) {
+            int copy = !tri && !wide && ldg_sts_pair(m->code, p, fn->pc_end);
+            if (!tri && !wide && !copy && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) {
                 uint32_t n = mark_alu_run(m->code, fused, p, fn->pc_end);
                 if (n) { any = 1; p += n - 1; }
                 continue;
@@ -366,6 +395,14 @@ void bc_fuse(bc_module *m)
             }
             if (bl) { mark_setp_bra(fn, count, fused, p, br, &o); p += bl - 1; continue; }
             if (wide) { mark_wide_add(m, fn, count, fused, p); p++; continue; }
+            if (copy) {                /* b: x is read by the store only (its b and its list of one) */
+                const bc_insn *st = &m->code[p + 1];
+                uint32_t x = m->code[p].d, fields = (st->a == x) + (st->b == x) + (st->x < m->nextra && m->extra[st->x] == x);
+                fused[p].op = OP_LDG_STS;
+                fused[p].b = (uint32_t)read_n(fn, count, x, fields);
+                p++;
+                continue;
+            }
             uint32_t len = mark_lds_fma(m, fn, count, fused, p, &o);
             if (len) p += len - 1;
         }

@@ -16,7 +16,10 @@
  *     mul.wide + add.s64 pairs (OP_WIDE_ADD) and runs of ALU instructions
  *     (OP_ALU_RUN, each of them) of every form the handlers take,
  *     against a model of the kernel (bra_model) and the unfused code, on
- *     one, one and a half and three warps.
+ *     one, one and a half and three warps;
+ *   tests/api/fused_copy.ptx: ld.global + st.shared pairs (OP_LDG_STS), side
+ *     by side, gathered, reversed, the value dead and live, and either side
+ *     out of range in one lane (the fault at the exact pc), against a model.
  * Prints PASS/FAIL lines and "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +289,68 @@ static void run_fused_bra(ptxemu_device *dev, const ptxemu_module *m, int thread
     ptxemu_free(dev, out);
 }
 
+/* fused_copy.ptx's out[] for `threads` threads and `mode` without its fault bits. */
+static void copy_model(const uint32_t *src, int threads, uint32_t mode, uint32_t *out)
+{
+    uint32_t sh[128] = { 0 };
+    for (int t = 0; t < threads; t++) {          /* lanes and warps store in ascending order */
+        uint32_t gi = mode & 1 ? (uint32_t)(7 * t) & 63 : (uint32_t)t, si = mode & 2 ? (uint32_t)(threads - 1 - t) : (uint32_t)t;
+        sh[si] = src[gi];
+        sh[si + 64] = src[gi + 64];
+    }
+    for (int t = 0; t < threads; t++) {
+        uint32_t gi = mode & 1 ? (uint32_t)(7 * t) & 63 : (uint32_t)t;
+        out[t] = sh[t] + sh[t + 64] + src[gi + 64];
+    }
+}
+
+/* fused_copy.ptx: unfused, the model's values or the fault at PTX line want_fault_line in
+ * thread bad; fused = unfused (status, faulting pc and lane, lane-instructions, output) at
+ * every slice. */
+static void run_fused_copy(ptxemu_device *dev, const ptxemu_module *m, int threads, uint32_t mode, int bad,
+                           int want_fault_line, const char *name)
+{
+    enum { MAXT = 64 };
+    uint32_t src[128], model[MAXT];
+    for (int i = 0; i < 128; i++) src[i] = (uint32_t)i * 2654435761u;
+    uint64_t dsrc = ptxemu_malloc(dev, sizeof src), out = ptxemu_malloc(dev, MAXT * 4);
+    ptxemu_memcpy_htod(dev, dsrc, src, sizeof src);
+    struct { uint64_t src, out; uint32_t mode, bad; } p = { dsrc, out, mode, (uint32_t)bad };
+    vm_config cfg = one_block(threads, &p, sizeof p);
+    char what[256];
+    outcome ref = launch(dev, m, "fused_copy", cfg, 1, out, MAXT * 4);
+    if (want_fault_line) {
+        const bc_module *bm = m->bc;
+        int line = ref.st == VM_FAULT && ref.pc < bm->ncode ? bm->code[ref.pc].line : -1;
+        snprintf(what, sizeof what, "%s: unfused, a fault at ptx line %d in lane %d (got %s at line %d, lane %d: %s)", name,
+                 want_fault_line, bad, vm_status_name(ref.st), line, ref.lane, ref.msg);
+        check(ref.st == VM_FAULT && line == want_fault_line && ref.lane == bad % BC_WARP, what);
+    } else {
+        copy_model(src, threads, mode, model);
+        snprintf(what, sizeof what, "%s: unfused, the model's values (%s %s)", name, vm_status_name(ref.st), ref.msg);
+        check(ref.st == VM_OK && !memcmp(ref.out, model, (size_t)threads * 4), what);
+    }
+    int bad_slices = 0;
+    for (int s = 0; s < NSLICES; s++) {
+        cfg.slice = slices[s];
+        outcome a = launch(dev, m, "fused_copy", cfg, 0, out, MAXT * 4), b = launch(dev, m, "fused_copy", cfg, 1, out, MAXT * 4);
+        if (!same(&a, &b, MAXT * 4) || (!want_fault_line && !same(&a, &ref, MAXT * 4))) {
+            printf("  %s, slice %d: fused %s pc %u lane %d, %llu lane-instructions; unfused %s pc %u lane %d, %llu\n", name,
+                   slices[s], vm_status_name(a.st), a.pc, a.lane, (unsigned long long)a.insns, vm_status_name(b.st), b.pc,
+                   b.lane, (unsigned long long)b.insns);
+            bad_slices++;
+        }
+        free(a.out);
+        free(b.out);
+    }
+    snprintf(what, sizeof what, "%s: fused and unfused the same at %d turn lengths (%d differ)", name, NSLICES, bad_slices);
+    check(!bad_slices, what);
+    if (!bad_slices) printf("PASS %s\n", name);
+    free(ref.out);
+    ptxemu_free(dev, out);
+    ptxemu_free(dev, dsrc);
+}
+
 int main(void)
 {
     diag_list d;
@@ -329,6 +394,25 @@ int main(void)
         ptxemu_module_free(mb);
     }
     free(text2);
+    char *text3 = NULL;
+    size_t len3 = 0;
+    ptxemu_module *mc = ptxemu_load("tests/api/fused_copy.ptx", &d, &text3, &len3);
+    if (!mc) { diag_render(&d, text3, len3, stderr); check(0, "load fused_copy.ptx"); }
+    else {
+        uint32_t dead = 0, pairs = 0;
+        for (uint32_t pc = 0; mc->bc->fused && pc < mc->bc->ncode; pc++)
+            if (mc->bc->fused[pc].op == OP_LDG_STS) dead |= (mc->bc->fused[pc].b != 0) << pairs++;
+        check(pairs == 2 && dead == 1, "fused_copy.ptx: two pairs marked, the first one's value dead");
+        /* fused_copy.ptx's lines: 54 the first pair's load, 55 its store */
+        run_fused_copy(&dev, mc, 32, 0, -1, 0, "global to shared, side by side");
+        run_fused_copy(&dev, mc, 64, 1, -1, 0, "global to shared, the loads gathered");
+        run_fused_copy(&dev, mc, 64, 2, -1, 0, "global to shared, the stores reversed");
+        run_fused_copy(&dev, mc, 48, 3, -1, 0, "global to shared, both, a partial warp");
+        run_fused_copy(&dev, mc, 32, 4, 5, 54, "global to shared, lane 5's load out of range");
+        run_fused_copy(&dev, mc, 64, 8, 41, 55, "global to shared, lane 41's store out of range");
+        ptxemu_module_free(mc);
+    }
+    free(text3);
     run_tile_fma(&dev, "tile_fma");
     run_tile_fma(&dev, "tile_fma_ftz");
     ptxemu_device_destroy(&dev);
