@@ -589,8 +589,20 @@ static __attribute__((noinline)) uint64_t group_check(const uint64_t *ra, uint32
     return bad;
 }
 
+/* group_base of a whole warp whose 8-lane groups each lie side by side (`side`: the lanes
+ * of a group tot bytes apart, row_side_by_side): only each group's first and last address
+ * are checked, as its alignment is its first one's. */
+static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R,
+                                                                  uint32_t m, uint32_t as, uint64_t imm, int space, uint32_t tot,
+                                                                  int write, uintptr_t *hb, uint64_t *stride, int side);
 static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R, uint32_t m, uint32_t as,
                              uint64_t imm, int space, uint32_t tot, int write, uintptr_t *hb, uint64_t *stride)
+{
+    return group_base_shape(L, cta, w, R, m, as, imm, space, tot, write, hb, stride, 0);
+}
+static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, vm_cta *cta, vm_warp *w, const uint64_t *R,
+                                                                  uint32_t m, uint32_t as, uint64_t imm, int space, uint32_t tot,
+                                                                  int write, uintptr_t *hb, uint64_t *stride, int side)
 {
     if (!m) return 0;
     uint64_t a0 = R[as + (uint32_t)__builtin_ctz(m)] + imm;   /* the lowest lane picks the region */
@@ -618,7 +630,13 @@ static inline __attribute__((always_inline)) int group_base(vm_launch *L, vm_cta
     }
     if (!host || tot > size) return 0;
     uint64_t lim = size - tot, bad = 0, any = 0;
-    if (m == FULL) {
+    if (m == FULL && side) {
+        for (int g = 0; g < BC_WARP; g += 8) {
+            uint64_t a = (R + as)[g] + imm - off;
+            bad |= 0 - (uint64_t)((a > lim) | (a + 7ull * tot > lim));   /* a <= lim < 2^63: no wrap */
+            any |= a + off;
+        }
+    } else if (m == FULL) {
         for (int l = 0; l < BC_WARP; l++) {
             uint64_t a = (R + as)[l] + imm;       /* a pointer, not R[as + l]: GCC then sees one row, not a gather */
             /* an address of another region wraps or lands far above lim; all ones, not 1, so that
@@ -1513,14 +1531,17 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
 {
     uintptr_t hg, hs;
     uint64_t lg, lsh;
-    if (!group_base(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg) ||
-        !group_base(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh))
-        return 0;
     const uint64_t *ra = R + I->a, *rs = R + J->a;
+    int sa = 1, ss = 1;
+    for (int g = 0; g < BC_WARP; g += 8) sa &= row_side_by_side(ra + g, 4), ss &= row_side_by_side(rs + g, 4);
+    if (!(sa ? group_base_shape(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg, 1)
+             : group_base(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg)) ||
+        !(ss ? group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1)
+             : group_base(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh)))
+        return 0;
     uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
     uint64_t t[BC_WARP], *x = dead ? t : R + I->d;
-    int side = 1;
-    for (int g = 0; g < BC_WARP; g += 8) side &= row_side_by_side(ra + g, 4) & row_side_by_side(rs + g, 4);
+    int side = sa & ss;
     if (side && dead) {                /* lanes store in ascending order: so do the groups */
         for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
         return 1;

@@ -310,7 +310,7 @@ static void copy_model(const uint32_t *src, int threads, uint32_t mode, uint32_t
     }
     for (int t = 0; t < threads; t++) {
         uint32_t gi = mode & 1 ? (uint32_t)(7 * t) & 63 : (uint32_t)t;
-        out[t] = sh[t] + sh[t + 64] + src[gi + 64];
+        out[t] = sh[t] + sh[t + 64] + src[gi + 64] + src[0];
     }
 }
 
@@ -400,13 +400,14 @@ int main(void)
         for (uint32_t pc = 0; mc->bc->fused && pc < mc->bc->ncode; pc++)
             if (mc->bc->fused[pc].op == OP_LDG_STS) dead |= (mc->bc->fused[pc].b != 0) << pairs++;
         check(pairs == 2 && dead == 1, "fused_copy.ptx: two pairs marked, the first one's value dead");
-        /* fused_copy.ptx's lines: 54 the first pair's load, 55 its store */
+        /* fused_copy.ptx's lines: 63 the first pair's load, 64 its store */
         run_fused_copy(&dev, mc, 32, 0, -1, 0, "global to shared, side by side");
         run_fused_copy(&dev, mc, 64, 1, -1, 0, "global to shared, the loads gathered");
         run_fused_copy(&dev, mc, 64, 2, -1, 0, "global to shared, the stores reversed");
         run_fused_copy(&dev, mc, 48, 3, -1, 0, "global to shared, both, a partial warp");
-        run_fused_copy(&dev, mc, 32, 4, 5, 54, "global to shared, lane 5's load out of range");
-        run_fused_copy(&dev, mc, 64, 8, 41, 55, "global to shared, lane 41's store out of range");
+        run_fused_copy(&dev, mc, 32, 4, 5, 63, "global to shared, lane 5's load out of range");
+        run_fused_copy(&dev, mc, 64, 8, 41, 64, "global to shared, lane 41's store out of range");
+        run_fused_copy(&dev, mc, 32, 16, 28, 63, "global to shared, lanes 28-31 past the end, side by side");
         ptxemu_module_free(mc);
     }
     free(text3);
