@@ -326,14 +326,14 @@ static uint32_t mark_alu_run(const bc_insn *code, bc_insn *fused, uint32_t p, ui
 
 /* Whether code[p], code[p + 1] (within [p, end)) copy a 4-byte value from global to shared
  * memory, as a tile is loaded:  ld.global.b32 x, [a + i];  st.shared.b32 [c + j], x
- * (plain, unguarded, x not c). */
+ * (plain, unguarded, x neither a nor c: the handler reads both address rows after the load). */
 static int ldg_sts_pair(const bc_insn *code, uint32_t p, uint32_t end)
 {
     const bc_insn *ld = &code[p], *st = &code[p + 1];
     const uint8_t odd = BC_IF_VOLATILE | BC_IF_FRAME;
     return p + 2 <= end && ld->op == OP_LD_GLOBAL && ld->guard == BC_NO_GUARD && ld->m1 == 4 && !ld->m2 && ld->m3 >= 4 &&
            ld->n == 1 && !(ld->flags & odd) && st->op == OP_ST_SHARED && st->guard == BC_NO_GUARD && st->m1 == 4 &&
-           st->n == 1 && !(st->flags & odd) && st->b == ld->d && st->a != ld->d;
+           st->n == 1 && !(st->flags & odd) && st->b == ld->d && st->a != ld->d && ld->a != ld->d;
 }
 
 /* ---- OP_WIDE_ADD ---- */
