@@ -1542,12 +1542,9 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
     uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
     uint64_t t[BC_WARP], *x = dead ? t : R + I->d;
     int side = sa & ss;
-    if (side && dead) {                /* lanes store in ascending order: so do the groups */
+    if (!side || !dead) load_row(x, ra, gb, 4, 0xffffffffu);
+    if (side)                          /* lanes store in ascending order: so do the groups */
         for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
-        return 1;
-    }
-    load_row(x, ra, gb, 4, 0xffffffffu);
-    if (side) for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
     else store_row(rs, x, sb, 4);
     return 1;
 }
@@ -2905,7 +2902,7 @@ next_group:
             }
             vmnext
         /* ---- conversions ---- */
-        vmcase(CVT_ZX) { uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1; LANES_D(ALU_CVT_ZX); } vmnext
+        vmcase(CVT_ZX) { uint64_t mk = BC_LOW_BITS(I->imm); LANES_D(ALU_CVT_ZX); } vmnext
         vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES_D(sext(A, (int)I->imm) & mk); } vmnext
         vmcase(CVT_ISAT) {
             int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
@@ -3356,7 +3353,7 @@ next_group:
                     BC_ALU_RUN_OPS(ALU_RUN_CASE)
 #undef ALU_RUN_CASE
                     case OP_CVT_ZX: {
-                        uint64_t mk = I->imm >= 64 ? ~0ull : (1ull << I->imm) - 1;
+                        uint64_t mk = BC_LOW_BITS(I->imm);
                         _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = ALU_CVT_ZX;
                         break;
                     }

@@ -257,7 +257,7 @@ static uint32_t match_setp_bra(const bc_insn *code, uint32_t p, uint32_t end, bc
         int nr = b->k2 ? 7 : 3, nw = b->k2 ? 3 : 1;
         if (slot_in(mov->d, rd, nr) || slot_in(mov->a, wr, nw)) return 0;
         b->md = mov->d; b->ma = mov->a;
-        b->mmask = mov->op == OP_MOV || mov->imm >= 64 ? ~0ull : (1ull << mov->imm) - 1;
+        b->mmask = mov->op == OP_MOV ? ~0ull : BC_LOW_BITS(mov->imm);
     }
     b->neg = code[q].gneg;
     b->target = (uint32_t)code[q].imm;
@@ -363,6 +363,48 @@ static void mark_wide_add(const bc_module *m, const bc_func *f, const uint32_t *
     h->e = ad->d;
 }
 
+/* The read counts of a function's registers, computed on first use (read_n, read_once:
+ * NULL, every result written, when they cannot be). */
+typedef struct fuse_counts {
+    const bc_module *m;
+    const bc_func *f;
+    uint32_t *count;
+    int done;
+} fuse_counts;
+
+static const uint32_t *counts_of(fuse_counts *c)
+{
+    if (!c->done) {
+        c->done = 1;
+        c->count = malloc(sizeof *c->count * (c->f->nslots ? c->f->nslots : 1));
+        if (c->count && bc_flow_read_counts(c->m, c->f, c->count) < 0) { free(c->count); c->count = NULL; }
+    }
+    return c->count;
+}
+
+/* Marks the ld.global/st.shared pair at p (ldg_sts_pair) in fused: b = whether x is read by
+ * the store only (through its b and its list of one: bc_flow_read_counts counts both). */
+static void mark_ldg_sts(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p)
+{
+    const bc_insn *st = &m->code[p + 1];
+    uint32_t x = m->code[p].d, fields = (st->a == x) + (st->b == x) + (st->x < m->nextra && m->extra[st->x] == x);
+    fused[p].op = OP_LDG_STS;
+    fused[p].b = (uint32_t)read_n(f, count, x, fields);
+}
+
+/* The superinstruction that starts at p of function f, marked in fused (and decoded
+ * into o); returns how many instructions it covers, 0 for none. */
+static uint32_t fuse_at(const bc_module *m, const bc_func *f, fuse_counts *c, bc_insn *fused, uint32_t p, fuse_out *o)
+{
+    uint32_t end = f->pc_end, len;
+    bc_fuse_bra br;
+    if (p + 3 <= end && lds_fma_triple(&m->code[p])) return mark_lds_fma(m, f, counts_of(c), fused, p, o);
+    if (wide_add_pair(m->code, p, end)) { mark_wide_add(m, f, counts_of(c), fused, p); return 2; }
+    if (ldg_sts_pair(m->code, p, end)) { mark_ldg_sts(m, f, counts_of(c), fused, p); return 2; }
+    if ((len = match_setp_bra(m->code, p, end, &br))) { mark_setp_bra(f, counts_of(c), fused, p, br, o); return len; }
+    return mark_alu_run(m->code, fused, p, end);
+}
+
 void bc_fuse(bc_module *m)
 {
     if (!m->ncode) return;
@@ -373,40 +415,14 @@ void bc_fuse(bc_module *m)
     memcpy(fused, m->code, sizeof *fused * m->ncode);
     for (int f = 0; f < m->nfuncs; f++) {
         const bc_func *fn = &m->funcs[f];
-        uint32_t *count = NULL;
-        int counted = 0;
         if (fn->kind != BC_FN_DEFINED) continue;
         any |= bc_flow_forward_consts(m, fn, fused) > 0;
+        fuse_counts c = { m, fn, NULL, 0 };
         for (uint32_t p = fn->pc_begin; p < fn->pc_end; p++) {
-            bc_fuse_bra br;
-            uint32_t bl = 0;
-            int tri = p + 3 <= fn->pc_end && lds_fma_triple(&m->code[p]), wide = !tri && wide_add_pair(m->code, p, fn->pc_end);
-            int copy = !tri && !wide && ldg_sts_pair(m->code, p, fn->pc_end);
-            if (!tri && !wide && !copy && !(bl = match_setp_bra(m->code, p, fn->pc_end, &br))) {
-                uint32_t n = mark_alu_run(m->code, fused, p, fn->pc_end);
-                if (n) { any = 1; p += n - 1; }
-                continue;
-            }
-            any = 1;
-            if (!counted) {         /* without the counts every result is written */
-                counted = 1;
-                count = malloc(sizeof *count * (fn->nslots ? fn->nslots : 1));
-                if (count && bc_flow_read_counts(m, fn, count) < 0) { free(count); count = NULL; }
-            }
-            if (bl) { mark_setp_bra(fn, count, fused, p, br, &o); p += bl - 1; continue; }
-            if (wide) { mark_wide_add(m, fn, count, fused, p); p++; continue; }
-            if (copy) {                /* b: x is read by the store only (its b and its list of one) */
-                const bc_insn *st = &m->code[p + 1];
-                uint32_t x = m->code[p].d, fields = (st->a == x) + (st->b == x) + (st->x < m->nextra && m->extra[st->x] == x);
-                fused[p].op = OP_LDG_STS;
-                fused[p].b = (uint32_t)read_n(fn, count, x, fields);
-                p++;
-                continue;
-            }
-            uint32_t len = mark_lds_fma(m, fn, count, fused, p, &o);
-            if (len) p += len - 1;
+            uint32_t len = fuse_at(m, fn, &c, fused, p, &o);
+            if (len) { any = 1; p += len - 1; }
         }
-        free(count);
+        free(c.count);
     }
     if (o.oom || !any) {               /* no superinstructions rather than some undecoded */
         free(fused); free(o.heads); free(o.steps); free(o.bras);
