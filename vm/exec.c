@@ -3493,7 +3493,7 @@ next_group:
             if (m == FULL && !H) {     /* a whole warp, no hook to tell: usually bar.sync 0 */
                 int done = warp_bar_whole(L, cta, w, pc);
                 if (done > 0) vmjump(pc + 1)
-                if (done == 0) vmregroup
+                if (done == 0) { FLUSH_COUNTS(); return VM_OK; }   /* every lane waits: nothing for vm_repick */
             }
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);
