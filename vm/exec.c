@@ -631,9 +631,11 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
     if (!host || tot > size) return 0;
     uint64_t lim = size - tot, bad = 0, any = 0;
     if (m == FULL && side) {
+        if (lim < 7ull * tot) return 0;
+        const uint64_t glim = lim - 7ull * tot;  /* a group's first address at most this: its last at most lim */
         for (int g = 0; g < BC_WARP; g += 8) {
             uint64_t a = (R + as)[g] + imm - off;
-            bad |= 0 - (uint64_t)((a > lim) | (a + 7ull * tot > lim));   /* a <= lim < 2^63: no wrap */
+            bad |= 0 - (uint64_t)(a > glim);
             any |= a + off;
         }
     } else if (m == FULL) {
@@ -1031,6 +1033,20 @@ static inline int row_same(const uint64_t *ra)
     __m256i x0 = _mm256_loadu_si256((const __m256i *)ra), x1 = _mm256_loadu_si256((const __m256i *)(ra + 4));
     __m256i first = _mm256_permute4x64_epi64(x0, 0);
     __m256i diff = _mm256_or_si256(_mm256_xor_si256(x0, first), _mm256_xor_si256(x1, first));
+    return _mm256_testz_si256(diff, diff);
+}
+/* 1 when every 8-lane group of the whole warp's ra[] lies side by side, 4 bytes apart
+ * (row_side_by_side of each group, their differences or'ed into one test). */
+static inline int row_side_by_side4(const uint64_t *ra)
+{
+    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
+    __m256i diff = _mm256_setzero_si256();
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(ra + g)), x1 = _mm256_loadu_si256((const __m256i *)(ra + g + 4));
+        __m256i first = _mm256_set1_epi64x((long long)ra[g]);
+        diff = _mm256_or_si256(diff, _mm256_or_si256(_mm256_xor_si256(_mm256_sub_epi64(x0, first), st0),
+                                                     _mm256_xor_si256(_mm256_sub_epi64(x1, first), st1)));
+    }
     return _mm256_testz_si256(diff, diff);
 }
 /* 4 lanes' 4-byte loads at base + ra[l], already checked: side by side one
@@ -1522,30 +1538,42 @@ static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t ba
 }
 
 /* ---- OP_LDG_STS (vm/fuse.c) ---- */
-/* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
- * whole warp: 1 when done, 0 with nothing done when either side's lanes are not all in range
- * and aligned (the original instructions then run, and fault at the exact pc).  x is written
- * unless dead; where 8 lanes of both sides lie side by side they are one 32-byte copy. */
-static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
-                                                 const bc_insn *J, int dead)
+/* ldg_sts_run's other shapes, and a live loaded value: the loads into a row, then the stores. */
+static __attribute__((noinline)) int ldg_sts_rows(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                  const bc_insn *J, int dead, int sa, int ss)
 {
     uintptr_t hg, hs;
     uint64_t lg, lsh;
     const uint64_t *ra = R + I->a, *rs = R + J->a;
-    int sa = 1, ss = 1;
-    for (int g = 0; g < BC_WARP; g += 8) sa &= row_side_by_side(ra + g, 4), ss &= row_side_by_side(rs + g, 4);
     if (!(sa ? group_base_shape(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg, 1)
              : group_base(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg)) ||
         !(ss ? group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1)
              : group_base(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh)))
         return 0;
-    uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
     uint64_t t[BC_WARP], *x = dead ? t : R + I->d;
-    int side = sa & ss;
-    if (!side || !dead) load_row(x, ra, gb, 4, 0xffffffffu);
-    if (side)                          /* lanes store in ascending order: so do the groups */
-        for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
-    else store_row(rs, x, sb, 4);
+    load_row(x, ra, hg + (uint64_t)I->imm, 4, 0xffffffffu);
+    store_row(rs, x, hs + (uint64_t)J->imm, 4);
+    return 1;
+}
+/* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
+ * whole warp: 1 when done, 0 with nothing done when either side's lanes are not all in range
+ * and aligned (the original instructions then run, and fault at the exact pc).  x is written
+ * unless dead.  The usual case, both sides' 8-lane groups side by side and x dead, is four
+ * 32-byte copies, each side range-checked at its groups' ends; the rest is ldg_sts_rows. */
+static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                 const bc_insn *J, int dead)
+{
+    const uint64_t *ra = R + I->a, *rs = R + J->a;
+    const int sa = row_side_by_side4(ra), ss = row_side_by_side4(rs);
+    if (!(sa & ss & dead)) return ldg_sts_rows(L, cta, w, R, I, J, dead, sa, ss);
+    uintptr_t hg, hs;
+    uint64_t lg, lsh;
+    if (!group_base_shape(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg, 1) ||
+        !group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1))
+        return 0;
+    const uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
+    for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
+        memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
     return 1;
 }
 #endif

@@ -405,9 +405,10 @@ int main(void)
         run_fused_copy(&dev, mc, 64, 1, -1, 0, "global to shared, the loads gathered");
         run_fused_copy(&dev, mc, 64, 2, -1, 0, "global to shared, the stores reversed");
         run_fused_copy(&dev, mc, 48, 3, -1, 0, "global to shared, both, a partial warp");
-        run_fused_copy(&dev, mc, 32, 4, 5, 63, "global to shared, lane 5's load out of range");
-        run_fused_copy(&dev, mc, 64, 8, 41, 64, "global to shared, lane 41's store out of range");
-        run_fused_copy(&dev, mc, 32, 16, 28, 63, "global to shared, lanes 28-31 past the end, side by side");
+        run_fused_copy(&dev, mc, 32, 4, 5, 64, "global to shared, lane 5's load out of range");
+        run_fused_copy(&dev, mc, 64, 8, 41, 65, "global to shared, lane 41's store out of range");
+        run_fused_copy(&dev, mc, 32, 16, 28, 64, "global to shared, lanes 28-31 past the end, side by side");
+        run_fused_copy(&dev, mc, 32, 16, 31, 64, "global to shared, lane 31 past the end, side by side");
         ptxemu_module_free(mc);
     }
     free(text3);
