@@ -1224,6 +1224,29 @@ static inline row8 row8_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uin
     *any |= bits;
     return s;
 }
+/* The shape all four 8-lane groups of a whole warp's r[] have, ROW8_SIDE or ROW8_SAME, with
+ * the lowest and highest address and their OR as row8_shape folds them in; -1 (and *mn, *mx,
+ * *any untouched) when the groups' shapes differ or one is a gather. */
+static inline int row4_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uint64_t *any)
+{
+    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
+    __m256i side = _mm256_setzero_si256(), same = _mm256_setzero_si256();
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256i first = _mm256_set1_epi64x((long long)r[g]);
+        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g)), first),
+                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g + 4)), first);
+        same = _mm256_or_si256(same, _mm256_or_si256(d0, d1));
+        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
+    }
+    int shape = _mm256_testz_si256(same, same) ? ROW8_SAME : _mm256_testz_si256(side, side) ? ROW8_SIDE : -1;
+    if (shape < 0) return -1;
+    uint64_t lo = r[0], hi = r[0], bits = r[0];
+    for (int g = 8; g < BC_WARP; g += 8) { lo = r[g] < lo ? r[g] : lo; hi = r[g] > hi ? r[g] : hi; bits |= r[g]; }
+    *mn = lo;
+    *mx = shape == ROW8_SIDE ? hi + 28 : hi;
+    *any = bits;
+    return shape;
+}
 /* 8 lanes' 4-byte loads at base + r[l], r[] of the shape given (a constant
  * where it is inlined), r0 = r[0], idx the packed r[] of a gather. */
 static inline __attribute__((always_inline)) __m256 row8_load(int shape, const uint8_t *base, uint64_t r0, __m256i idx)
@@ -1406,29 +1429,30 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
         T = cut;
     }
     enum { G = BC_WARP / 8 };
+    _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
     row8 sa[G], sb[G];
     uint64_t amn = UINT64_MAX, amx = 0, aany = 0, bmn = UINT64_MAX, bmx = 0, bany = 0;
+    const int a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
+    if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
+        if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
+        static const row8 none[G];     /* no gather: no indices */
+        uint32_t c = I[2].c;
+#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, none, none, c) \
+                            : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, none, none, c))
+        switch (a4 * 3 + b4) {
+        case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
+        case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
+        case ROW8_SAME * 3 + ROW8_SIDE: LDS_WARP(ROW8_SAME, ROW8_SIDE); return 1;
+        default: LDS_WARP(ROW8_SAME, ROW8_SAME); return 1;
+        }
+#undef LDS_WARP
+    }
+    amn = bmn = UINT64_MAX, amx = bmx = aany = bany = 0;
     for (int g = 0; g < G; g++) {
         sa[g] = row8_shape(ra + 8 * g, &amn, &amx, &aany);
         sb[g] = row8_shape(rb + 8 * g, &bmn, &bmx, &bany);
     }
     if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
-    _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
-    int one = 1;                       /* every group has the first one's shapes */
-    for (int g = 1; g < G; g++) one &= sa[g].shape == sa[0].shape && sb[g].shape == sb[0].shape;
-    if (one) {
-        uint32_t c = I[2].c;
-#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, sa, sb, c) \
-                            : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, sa, sb, c))
-        switch (sa[0].shape * 3 + sb[0].shape) {
-        case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
-        case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
-        case ROW8_SAME * 3 + ROW8_SIDE: LDS_WARP(ROW8_SAME, ROW8_SIDE); return 1;
-        case ROW8_SAME * 3 + ROW8_SAME: LDS_WARP(ROW8_SAME, ROW8_SAME); return 1;
-        default: break;
-        }
-#undef LDS_WARP
-    }
     for (int g = 0; g < G; g++) {
         uint64_t *Rg = R + 8 * g;
         const uint64_t *pa = ra + 8 * g, *pb = rb + 8 * g;

@@ -7,9 +7,11 @@
  *   tests/api/fused.ptx: a run of 4 triples, entered at its start and (by a
  *     branch) at its third triple, on a whole warp and on a partial one,
  *     with one lane's base register moved (so that its 8 lanes' loads are
- *     gathered while the others' are side by side), out of range from the
- *     fourth triple on, from the first (below 0), and misaligned: the fault
- *     at the exact pc;
+ *     gathered while the others' are side by side), or 8 lanes on one
+ *     address, or every lane's; out of range from the fourth triple on (one
+ *     lane, every lane, only the last lane of a side-by-side row), from the
+ *     first (below 0), and misaligned (one lane, a side-by-side group of 8):
+ *     the fault at the exact pc;
  *   tests/cases/tile_fma and tile_fma_ftz (fma.rn.ftz.f32): the five
  *     variants, against the H200's bytes;
  *   tests/api/fused_bra.ptx: compares and branches (OP_SETP_BRA),
@@ -127,34 +129,45 @@ static int slices_agree(ptxemu_device *dev, const ptxemu_module *m, const char *
     return !bad_slices;
 }
 
+/* One launch of fused.ptx: lanes bad..bad+nbad-1 skewed, lanes flat..flat+7 on one address;
+ * fault_line > 0: the unfused run faults there in fault_lane; < 0: no fault, no formula;
+ * 0: out[t] = 1 + 7t (6t entered at the third triple). */
+typedef struct fused_run {
+    int threads, entry;
+    uint32_t bad, nbad, skew, flat;
+    int fault_line, fault_lane;
+    const char *name;
+} fused_run;
+enum { NO_FLAT = 1000 };            /* flat for no lane */
+
 /* fused.ptx at every slice: same as unfused; with the hooked run at the
  * default slice, the expected values or fault. */
-static void run_fused_ptx(ptxemu_device *dev, const ptxemu_module *m, int threads, int entry, int bad, uint32_t skew,
-                          const char *name, int want_fault_line)
+static void run_fused_ptx(ptxemu_device *dev, const ptxemu_module *m, const fused_run *r)
 {
     enum { MAXT = 64 };
     uint64_t out = ptxemu_malloc(dev, MAXT * 4);
-    struct { uint64_t out; uint32_t bad, skew, entry; } p = { out, (uint32_t)bad, skew, (uint32_t)entry };
-    vm_config cfg = one_block(threads, &p, sizeof p);
+    struct { uint64_t out; uint32_t bad, skew, entry, nbad, flat; } p = { out, r->bad, r->skew, (uint32_t)r->entry, r->nbad, r->flat };
+    vm_config cfg = one_block(r->threads, &p, sizeof p);
     char what[256];
     outcome ref = launch(dev, m, "fused", cfg, 1, out, MAXT * 4);
-    if (want_fault_line > 0) {
+    if (r->fault_line > 0) {
         const bc_module *bm = m->bc;
         int line = ref.st == VM_FAULT && ref.pc < bm->ncode ? bm->code[ref.pc].line : -1;
-        snprintf(what, sizeof what, "%s: unfused, a fault at ptx line %d in lane %d (got %s at line %d, lane %d: %s)", name,
-                 want_fault_line, bad, vm_status_name(ref.st), line, ref.lane, ref.msg);
-        check(ref.st == VM_FAULT && line == want_fault_line && ref.lane == bad, what);
-    } else if (want_fault_line < 0) {          /* no formula: only fused = unfused below */
-        snprintf(what, sizeof what, "%s: unfused, no fault (%s %s)", name, vm_status_name(ref.st), ref.msg);
+        snprintf(what, sizeof what, "%s: unfused, a fault at ptx line %d in lane %d (got %s at line %d, lane %d: %s)", r->name,
+                 r->fault_line, r->fault_lane, vm_status_name(ref.st), line, ref.lane, ref.msg);
+        check(ref.st == VM_FAULT && line == r->fault_line && ref.lane == r->fault_lane, what);
+    } else if (r->fault_line < 0) {          /* no formula: only fused = unfused below */
+        snprintf(what, sizeof what, "%s: unfused, no fault (%s %s)", r->name, vm_status_name(ref.st), ref.msg);
         check(ref.st == VM_OK, what);
     } else {
         int ok = ref.st == VM_OK;
         const float *v = (const float *)ref.out;
-        for (int t = 0; t < threads && ok; t++) ok = v[t] == 1.0f + (entry ? 6.0f : 7.0f) * (float)t;
-        snprintf(what, sizeof what, "%s: unfused, out[t] = 1 + %dt (%s %s)", name, entry ? 6 : 7, vm_status_name(ref.st), ref.msg);
+        for (int t = 0; t < r->threads && ok; t++) ok = v[t] == 1.0f + (r->entry ? 6.0f : 7.0f) * (float)t;
+        snprintf(what, sizeof what, "%s: unfused, out[t] = 1 + %dt (%s %s)", r->name, r->entry ? 6 : 7, vm_status_name(ref.st),
+                 ref.msg);
         check(ok, what);
     }
-    if (slices_agree(dev, m, "fused", cfg, out, MAXT * 4, &ref, name)) printf("PASS %s\n", name);
+    if (slices_agree(dev, m, "fused", cfg, out, MAXT * 4, &ref, r->name)) printf("PASS %s\n", r->name);
     free(ref.out);
     ptxemu_free(dev, out);
 }
@@ -362,16 +375,28 @@ int main(void)
     check(fused == 4, "fused.ptx: four triples marked");
     ptxemu_device dev;
     ptxemu_device_init(&dev);
-    /* lines of fused.ptx: 38 the first triple's second load, 48 the fourth's */
-    run_fused_ptx(&dev, m, 32, 0, -1, 0, "whole warp", 0);
-    run_fused_ptx(&dev, m, 32, 1, -1, 0, "whole warp, entered at the third triple", 0);
-    run_fused_ptx(&dev, m, 48, 0, -1, 0, "a warp and a partial one", 0);
-    run_fused_ptx(&dev, m, 32, 0, 5, 300, "lane 5 out of range from the fourth triple", 48);
-    run_fused_ptx(&dev, m, 32, 1, 5, 300, "the same, entered at the third triple", 48);
-    run_fused_ptx(&dev, m, 32, 0, 5, 8, "lanes 0-7 gathered, the others side by side", -1);
-    run_fused_ptx(&dev, m, 48, 1, 17, 8, "lanes 16-23 gathered, entered at the third triple", -1);
-    run_fused_ptx(&dev, m, 32, 0, 9, (uint32_t)-40, "lane 9 below the shared window", 38);
-    run_fused_ptx(&dev, m, 32, 0, 3, 2, "lane 3 misaligned", 38);
+    /* lines of fused.ptx: 47 the first triple's second load, 57 the fourth's (at sh + 4 lane + 768:
+     * a skew of 132 puts lane 31 past the end, 300 every lane) */
+    static const fused_run runs[] = {
+        { 32, 0, -1u, 1, 0, NO_FLAT, 0, 0, "whole warp" },
+        { 32, 1, -1u, 1, 0, NO_FLAT, 0, 0, "whole warp, entered at the third triple" },
+        { 48, 0, -1u, 1, 0, NO_FLAT, 0, 0, "a warp and a partial one" },
+        { 32, 0, 5, 1, 300, NO_FLAT, 57, 5, "lane 5 out of range from the fourth triple" },
+        { 32, 1, 5, 1, 300, NO_FLAT, 57, 5, "the same, entered at the third triple" },
+        { 32, 0, 0, 32, 300, NO_FLAT, 57, 0, "every lane out of range from the fourth triple" },
+        { 32, 1, 0, 32, 300, NO_FLAT, 57, 0, "every lane, entered at the third triple" },
+        { 32, 0, 0, 32, 132, NO_FLAT, 57, 31, "lane 31 past the end, every lane side by side" },
+        { 32, 0, 0, 32, -4u, NO_FLAT, 47, 0, "every lane below the shared window" },
+        { 32, 0, 8, 8, 2, NO_FLAT, 47, 8, "lanes 8-15 misaligned, side by side" },
+        { 32, 0, 5, 1, 8, NO_FLAT, -1, 0, "lanes 0-7 gathered, the others side by side" },
+        { 48, 1, 17, 1, 8, NO_FLAT, -1, 0, "lanes 16-23 gathered, entered at the third triple" },
+        { 32, 0, -1u, 1, 0, 0, -1, 0, "lanes 0-7 on one address, the others side by side" },
+        { 32, 0, -1u, 1, 0, 8, -1, 0, "lanes 8-15 on one address, the others side by side" },
+        { 32, 1, -1u, 1, 0, 24, -1, 0, "lanes 24-31 on one address, entered at the third triple" },
+        { 32, 0, 9, 1, -40u, NO_FLAT, 47, 9, "lane 9 below the shared window" },
+        { 32, 0, 3, 1, 2, NO_FLAT, 47, 3, "lane 3 misaligned" },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) run_fused_ptx(&dev, m, &runs[i]);
     ptxemu_module *mb = ptxemu_load("tests/api/fused_bra.ptx", &d, &text2, &len2);
     if (!mb) { diag_render(&d, text2, len2, stderr); check(0, "load fused_bra.ptx"); }
     else {
