@@ -1373,22 +1373,29 @@ lds_fma_group(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t 
     }
 }
 /* The same for all 4 groups of 8 lanes, whose addresses all have the shapes
- * sa and sb: four accumulators, four independent chains of fmas. */
+ * sa and sb (ROW8_SIDE or ROW8_SAME: no gather): four accumulators, four
+ * independent chains of fmas.  The run writes neither base (vm/fuse.c), so the
+ * groups' bases are read once, into registers. */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
 lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
-             const uint64_t *rb, const row8 *ga, const row8 *gb, uint32_t c)
+             const uint64_t *rb, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256i none = _mm256_setzero_si256();
+    const uint8_t *pa[4], *pb[4];
     __m256 acc[4];
 #pragma GCC unroll 4
-    for (int g = 0; g < 4; g++) acc[g] = _mm256_castsi256_ps(row8_pack(R + c + 8 * g));
+    for (int g = 0; g < 4; g++) {
+        acc[g] = _mm256_castsi256_ps(row8_pack(R + c + 8 * g));
+        pa[g] = sh + ra[8 * g], pb[g] = sh + rb[8 * g];
+    }
     for (uint32_t k = 0; k < n; k++) {
         const lds_step *t = &T[k];
         __m256 u[4], v[4];
 #pragma GCC unroll 4
         for (int g = 0; g < 4; g++) {
-            u[g] = row8_load(sa, sh + t->ia, ra[8 * g], ga[g].idx);
-            v[g] = row8_load(sb, sh + t->ib, rb[8 * g], gb[g].idx);
+            u[g] = row8_load(sa, pa[g], (uint64_t)t->ia, none);
+            v[g] = row8_load(sb, pb[g], (uint64_t)t->ib, none);
             acc[g] = ftz ? fma_ftz8(u[g], v[g], acc[g]) : _mm256_fmadd_ps(u[g], v[g], acc[g]);
         }
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0))
@@ -1435,10 +1442,8 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
     const int a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
-        static const row8 none[G];     /* no gather: no indices */
         uint32_t c = I[2].c;
-#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, none, none, c) \
-                            : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, none, none, c))
+#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, c) : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, c))
         switch (a4 * 3 + b4) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
