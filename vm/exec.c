@@ -905,16 +905,27 @@ static inline __attribute__((always_inline)) uint32_t cmp_bits_k(uint32_t k, con
     uint32_t g = 0;
     int inv = k == OP_SETP_NE || k == OP_SETP_LE_S32 || k == OP_SETP_LE_S64 || k == OP_SETP_LE_U;
 #if defined(__AVX2__)
-    /* eq by vpcmpeqq; lt as b > a, le as !(a > b): vpcmpgtd on the low words (the result's low
-     * word moved to the top of the slot for movmskpd), vpcmpgtq, or vpcmpgtq on the operands
-     * with their sign bits flipped (unsigned) */
+    /* eq by vpcmpeqq; lt as b > a, le as !(a > b): vpcmpgtd on 8 lanes' low words gathered
+     * into one vector (s32), vpcmpgtq, or vpcmpgtq on the operands with their sign bits
+     * flipped (unsigned) */
     const int s32 = k == OP_SETP_LT_S32 || k == OP_SETP_LE_S32, uns = k == OP_SETP_LT_U || k == OP_SETP_LE_U;
     const int lt = k == OP_SETP_LT_S32 || k == OP_SETP_LT_S64 || k == OP_SETP_LT_U;
     const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    if (s32) {                         /* 8 lanes' low words into one vector: one compare, one movmskps */
+        for (int l = 0; l < BC_WARP; l += 8) {
+            __m256 x0 = _mm256_loadu_ps((const float *)(a + l)), x1 = _mm256_loadu_ps((const float *)(a + l + 4));
+            __m256 y0 = _mm256_loadu_ps((const float *)(b + l)), y1 = _mm256_loadu_ps((const float *)(b + l + 4));
+            /* the low words of lanes l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7 */
+            __m256i x = _mm256_castps_si256(_mm256_shuffle_ps(x0, x1, 0x88)), y = _mm256_castps_si256(_mm256_shuffle_ps(y0, y1, 0x88));
+            __m256i r = lt ? _mm256_cmpgt_epi32(y, x) : _mm256_cmpgt_epi32(x, y);
+            g |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;
+        }
+        g = (g & 0xc3c3c3c3u) | ((g & 0x0c0c0c0cu) << 2) | ((g & 0x30303030u) >> 2);   /* each byte's lanes in order */
+        return inv ? ~g : g;
+    }
     for (int l = 0; l < BC_WARP; l += 4) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(a + l)), y = _mm256_loadu_si256((const __m256i *)(b + l)), r;
         if (k == OP_SETP_EQ || k == OP_SETP_NE) r = _mm256_cmpeq_epi64(x, y);
-        else if (s32) r = _mm256_slli_epi64(lt ? _mm256_cmpgt_epi32(y, x) : _mm256_cmpgt_epi32(x, y), 32);
         else {
             if (uns) x = _mm256_xor_si256(x, flip), y = _mm256_xor_si256(y, flip);
             r = lt ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
