@@ -1046,19 +1046,22 @@ static inline int row_same(const uint64_t *ra)
     __m256i diff = _mm256_or_si256(_mm256_xor_si256(x0, first), _mm256_xor_si256(x1, first));
     return _mm256_testz_si256(diff, diff);
 }
-/* 1 when every 8-lane group of the whole warp's ra[] lies side by side, 4 bytes apart
- * (row_side_by_side of each group, their differences or'ed into one test). */
-static inline int row_side_by_side4(const uint64_t *ra)
+/* 1 when every 8-lane group of the whole warp's r[] lies side by side, 4 bytes apart
+ * (row_side_by_side of each group, their differences or'ed into one test); where same is
+ * not NULL, *same = 1 when every group lies on its first address. */
+static inline __attribute__((always_inline)) int row_side_by_side4(const uint64_t *r, int *same)
 {
     const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
-    __m256i diff = _mm256_setzero_si256();
+    __m256i side = _mm256_setzero_si256(), flat = _mm256_setzero_si256();
     for (int g = 0; g < BC_WARP; g += 8) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i *)(ra + g)), x1 = _mm256_loadu_si256((const __m256i *)(ra + g + 4));
-        __m256i first = _mm256_set1_epi64x((long long)ra[g]);
-        diff = _mm256_or_si256(diff, _mm256_or_si256(_mm256_xor_si256(_mm256_sub_epi64(x0, first), st0),
-                                                     _mm256_xor_si256(_mm256_sub_epi64(x1, first), st1)));
+        __m256i first = _mm256_set1_epi64x((long long)r[g]);
+        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g)), first),
+                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g + 4)), first);
+        if (same) flat = _mm256_or_si256(flat, _mm256_or_si256(d0, d1));
+        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
     }
-    return _mm256_testz_si256(diff, diff);
+    if (same) *same = _mm256_testz_si256(flat, flat);
+    return _mm256_testz_si256(side, side);
 }
 /* 4 lanes' 4-byte loads at base + ra[l], already checked: side by side one
  * 16-byte load, on one word one load, else an AVX2 gather. */
@@ -1240,16 +1243,8 @@ static inline row8 row8_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uin
  * *any untouched) when the groups' shapes differ or one is a gather. */
 static inline int row4_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uint64_t *any)
 {
-    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
-    __m256i side = _mm256_setzero_si256(), same = _mm256_setzero_si256();
-    for (int g = 0; g < BC_WARP; g += 8) {
-        __m256i first = _mm256_set1_epi64x((long long)r[g]);
-        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g)), first),
-                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g + 4)), first);
-        same = _mm256_or_si256(same, _mm256_or_si256(d0, d1));
-        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
-    }
-    int shape = _mm256_testz_si256(same, same) ? ROW8_SAME : _mm256_testz_si256(side, side) ? ROW8_SIDE : -1;
+    int same, side = row_side_by_side4(r, &same);
+    int shape = same ? ROW8_SAME : side ? ROW8_SIDE : -1;
     if (shape < 0) return -1;
     uint64_t lo = r[0], hi = r[0], bits = r[0];
     for (int g = 8; g < BC_WARP; g += 8) { lo = r[g] < lo ? r[g] : lo; hi = r[g] > hi ? r[g] : hi; bits |= r[g]; }
@@ -1449,7 +1444,7 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
     enum { G = BC_WARP / 8 };
     _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
     row8 sa[G], sb[G];
-    uint64_t amn = UINT64_MAX, amx = 0, aany = 0, bmn = UINT64_MAX, bmx = 0, bany = 0;
+    uint64_t amn, amx, aany, bmn, bmx, bany;   /* each side's lowest and highest address, and their OR */
     const int a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
@@ -1604,7 +1599,7 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
                                                  const bc_insn *J, int dead)
 {
     const uint64_t *ra = R + I->a, *rs = R + J->a;
-    const int sa = row_side_by_side4(ra), ss = row_side_by_side4(rs);
+    const int sa = row_side_by_side4(ra, NULL), ss = row_side_by_side4(rs, NULL);
     if (!(sa & ss & dead)) return ldg_sts_rows(L, cta, w, R, I, J, dead, sa, ss);
     uintptr_t hg, hs;
     uint64_t lg, lsh;
