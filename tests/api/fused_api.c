@@ -45,6 +45,11 @@ static void check(int ok, const char *what)
     else { printf("FAIL %s\n", what); fail++; }
 }
 
+/* The largest launch here runs 6.3 M lane-instructions (tile_fma): a handler
+ * that mistakes a loop's exit (a wrong compare in OP_SETP_BRA) ends at this
+ * limit with VM_LIMIT, a failed check, instead of hanging the test. */
+#define LAUNCH_INSN_LIMIT 16000000ull
+
 /* One launch of a kernel whose only output is `out_bytes` at `out`; hooked:
  * through an empty vm_hooks (unfused). */
 static outcome launch(ptxemu_device *dev, const ptxemu_module *m, const char *kernel, vm_config cfg, int hooked,
@@ -53,6 +58,7 @@ static outcome launch(ptxemu_device *dev, const ptxemu_module *m, const char *ke
     vm_hooks none;
     memset(&none, 0, sizeof none);
     if (hooked) cfg.hooks = &none;
+    cfg.insn_limit = LAUNCH_INSN_LIMIT;
     uint8_t *zero = calloc(1, out_bytes);
     ptxemu_memcpy_htod(dev, out, zero, out_bytes);
     free(zero);

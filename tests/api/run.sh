@@ -14,7 +14,8 @@ for t in saxpy_api check_launch launches_api fused_api; do
            tests/api/$t.c build/asan/libptxemu.a -lffi -lm -ldl -lreadline -pthread -o build/apitest/$t; then
         echo "FAIL build $t"; fail=$((fail + 1)); continue
     fi
-    out=$(build/apitest/$t 2>&1); rc=$?
+    out=$(timeout 600 build/apitest/$t 2>&1); rc=$?     # a hang is a failure, not a stuck CI job
+    [ $rc -eq 124 ] && { echo "$out" | tail -n 5; echo "FAIL $t: still running after 600 s"; fail=$((fail + 1)); continue; }
     echo "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
     last=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
     if [ -z "$last" ]; then echo "FAIL $t: exited with status $rc"; fail=$((fail + 1)); continue; fi
