@@ -1890,12 +1890,14 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         uint64_t fp = rfp[l], nfp = fp + off;
         if (s->depth >= VM_MAX_CALL_DEPTH || nfp + fend > lsize) {
             if (np && top) local_wrote(w, top + hw);
+            w->called |= m & ~(~0u << l);  /* the lanes below l entered */
             *fl = l;
             return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
                            M->funcs[fidx].name, s->depth, L->cfg.local_size);
         }
         if (s->cap - s->n < need && stack_reserve(s, need)) {
             if (np && top) local_wrote(w, top + hw);
+            w->called |= m & ~(~0u << l);
             *fl = l;
             return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
         }
@@ -1906,12 +1908,12 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
         v[ns + 2] = (uint64_t)fidx;
         s->n += need;
         s->depth++;
-        w->called |= 1u << l;
         uint8_t *lm = w->local + (uint64_t)l * L->local_stride;
         frame_copies(lm + nfp, lm + fp, np, cp, all4);
         top = nfp > top ? nfp : top;
         rfp[l] = nfp;
     }
+    w->called |= m;
     if (np && top) local_wrote(w, top + hw);
     return VM_OK;
 }
@@ -3124,6 +3126,17 @@ next_group:
         }
         vmfallthrough
         vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
+            /* first, before any other decoding: the frame's loads are most of a
+             * call-heavy kernel's */
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
+                const uint8_t *lb = w->local + I->imm;
+                const uint64_t ls = L->local_stride;
+                if (I->m1 == 4) {
+                    const uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
+                    LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
+                } else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
+                vmnext
+            }
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
             int space = sp[I->op - OP_LD_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
@@ -3132,13 +3145,6 @@ next_group:
             int sb = (int)(8 * sz);
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
-            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
-                const uint8_t *lb = w->local + imm;
-                ls = L->local_stride;
-                if (sz == 4) LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
-                else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
-                vmnext
-            }
 #if defined(__AVX2__)
             if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
                 shared_load_row(R + I->a, imm, cta->shared, L->shared_size - 4, (uint32_t)dm, R + I->d))
@@ -3229,21 +3235,21 @@ next_group:
             if (did) H->access_lanes(H->ctx, L, cta, w, did, pc, space, ad_, (int)tot, accf);
         } vmnext
         vmcase(ST_GLOBAL) vmcase(ST_SHARED) vmcase(ST_LOCAL) vmcase(ST_GENERIC) {
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame (first, as for the loads) */
+                const uint64_t imm = (uint64_t)I->imm, ls = L->local_stride, lsz = L->cfg.local_size;
+                uint8_t *lb = w->local + imm;
+                uint64_t any = 0, end;
+                if (I->m1 == 4) { LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 4); }); end = any + imm + 4; }
+                else { LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 8); }); end = any + imm + 8; }
+                if (m) local_wrote(w, end < lsz ? end : lsz);   /* as group_base */
+                vmnext
+            }
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_GENERIC };
             int space = sp[I->op - OP_ST_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
             uintptr_t hb;
             uint64_t ls, imm = (uint64_t)I->imm;
-            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
-                uint8_t *lb = w->local + imm;
-                uint64_t any = 0, lsz = L->cfg.local_size;
-                ls = L->local_stride;
-                if (sz == 4) LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 4); });
-                else LANES({ any |= A; store_n(lb + (uint64_t)l * ls + A, B, 8); });
-                if (m) local_wrote(w, any + imm + tot < lsz ? any + imm + tot : lsz);   /* as group_base */
-                vmnext
-            }
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {
                 if (nv == 1 && !ls) {           /* lanes store in ascending order, as below */
                     switch (sz) {

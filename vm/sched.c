@@ -253,14 +253,16 @@ __attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, 
     return g & ready;
 }
 
-/* mark_run's store of tick t for the lanes of g, 4 lanes per masked store
- * (no branch per lane: the loop's exit was mispredicted for every group size). */
+/* mark_run's store of tick t for the lanes of g, 4 lanes per blend of the
+ * old row and t (no branch per lane: the loop's exit was mispredicted for
+ * every group size; no masked store: those are microcoded on AMD's Zen 1). */
 __attribute__((target("avx2"))) static void mark_lanes_avx2(uint64_t *lastrun, uint32_t g, uint64_t t)
 {
     const __m256i bits = _mm256_setr_epi64x(1, 2, 4, 8), tv = _mm256_set1_epi64x((long long)t);
     _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
         __m256i b = _mm256_and_si256(_mm256_set1_epi64x((long long)(g >> (4 * k))), bits);
-        _mm256_maskstore_epi64((long long *)(lastrun + 4 * k), _mm256_cmpeq_epi64(b, bits), tv);
+        __m256i *p = (__m256i *)(lastrun + 4 * k), old = _mm256_loadu_si256(p);
+        _mm256_storeu_si256(p, _mm256_blendv_epi8(old, tv, _mm256_cmpeq_epi64(b, bits)));
     }
 }
 
