@@ -113,8 +113,10 @@ ast_type ast_type_from_name(const char *s, size_t n)
         s++;
         n--;
     }
-    for (int t = 1; t < AST_T_COUNT; t++)
-        if (strlen(type_tab[t].name) == n && memcmp(type_tab[t].name, s, n) == 0)
+    if (!n)
+        return AST_T_NONE;
+    for (int t = 1; t < AST_T_COUNT; t++)   /* the first character rejects most names at once */
+        if (type_tab[t].name[0] == s[0] && strlen(type_tab[t].name) == n && memcmp(type_tab[t].name, s, n) == 0)
             return (ast_type)t;
     return AST_T_NONE;
 }

@@ -552,8 +552,9 @@ int cc_sreg(const char *s, int *comp)
         else if (!strcmp(dot, ".z")) *comp = 2;
         else return -1;
     }
+    /* asked of every register operand: the second character rejects most names at once */
     for (size_t i = 0; i < sizeof sreg_names / sizeof *sreg_names; i++)
-        if (strlen(sreg_names[i]) == n && !strncmp(sreg_names[i], s, n)) return (int)i;
+        if (sreg_names[i][1] == s[1] && strlen(sreg_names[i]) == n && !strncmp(sreg_names[i], s, n)) return (int)i;
     if (!strncmp(s, "%envreg", 7) && s[7] >= '0' && s[7] <= '9') {   /* %envreg0..31: the number is the component */
         char *e;
         long v = strtol(s + 7, &e, 10);
