@@ -3109,6 +3109,18 @@ next_group:
             else LANES_D((uint64_t)fp8_to_f16((uint8_t)(A >> 8), k, relu) << 16 | fp8_to_f16((uint8_t)A, k, relu));
         } vmnext
         /* ---- memory ---- */
+        vmcase(LD_LOCAL) {         /* the frame's loads (most of a call-heavy kernel's) first */
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
+                const uint8_t *lb = w->local + I->imm;
+                const uint64_t ls = L->local_stride;
+                if (I->m1 == 4) {
+                    const uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
+                    LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
+                } else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
+                vmnext
+            }
+            goto ld_any;
+        }
         vmcase(LDS_FMA) {          /* I is bc_module.fused's: I->b triples from here (vm/fuse.c) */
 #if defined(__AVX2__)
             uint32_t k = (uint32_t)I->b, room = (stop - pc) / 3, turn = (uint32_t)(bend - pc) / 3;
@@ -3125,18 +3137,8 @@ next_group:
             I = &L->code[pc];          /* the original ld.shared */
         }
         vmfallthrough
-        vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_LOCAL) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
-            /* first, before any other decoding: the frame's loads are most of a
-             * call-heavy kernel's */
-            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
-                const uint8_t *lb = w->local + I->imm;
-                const uint64_t ls = L->local_stride;
-                if (I->m1 == 4) {
-                    const uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
-                    LANES(D = load_n(lb + (uint64_t)l * ls + A, 4) & dm);
-                } else LANES(D = load_n(lb + (uint64_t)l * ls + A, 8));
-                vmnext
-            }
+        vmcase(LD_GLOBAL) vmcase(LD_SHARED) vmcase(LD_CONST) vmcase(LD_KPARAM) vmcase(LD_GENERIC) {
+        ld_any:;
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_CONST, BC_SP_KPARAM, BC_SP_GENERIC };
             int space = sp[I->op - OP_LD_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
@@ -3234,8 +3236,8 @@ next_group:
             });
             if (did) H->access_lanes(H->ctx, L, cta, w, did, pc, space, ad_, (int)tot, accf);
         } vmnext
-        vmcase(ST_GLOBAL) vmcase(ST_SHARED) vmcase(ST_LOCAL) vmcase(ST_GENERIC) {
-            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame (first, as for the loads) */
+        vmcase(ST_LOCAL) {         /* the frame's stores first, as for the loads */
+            if ((I->flags & BC_IF_FRAME) && !hacc) {   /* in the frame: in range and aligned (BC_IF_FRAME) */
                 const uint64_t imm = (uint64_t)I->imm, ls = L->local_stride, lsz = L->cfg.local_size;
                 uint8_t *lb = w->local + imm;
                 uint64_t any = 0, end;
@@ -3244,6 +3246,10 @@ next_group:
                 if (m) local_wrote(w, end < lsz ? end : lsz);   /* as group_base */
                 vmnext
             }
+            goto st_any;
+        }
+        vmcase(ST_GLOBAL) vmcase(ST_SHARED) vmcase(ST_GENERIC) {
+        st_any:;
             static const int8_t sp[] = { BC_SP_GLOBAL, BC_SP_SHARED, BC_SP_LOCAL, BC_SP_GENERIC };
             int space = sp[I->op - OP_ST_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
