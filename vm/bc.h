@@ -330,9 +330,12 @@ typedef struct bc_fuse_bra {
 } bc_fuse_bra;
 enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4 };
 /* The instructions an OP_ALU_RUN runs (besides OP_CVT_ZX), unguarded: vm/fuse.c marks runs of
- * them, vm/exec.c's handler has a case for each (their lane expressions ALU_<name>). */
-#define BC_ALU_RUN_OPS(X) X(MOV) X(ADD_16) X(ADD_32) X(ADD_64) X(SUB_32) X(SUB_64) X(MUL_32) X(MAD_16) \
-    X(MAD_32) X(AND) X(OR) X(XOR) X(NOT_32) X(SHL_32) X(SHL_64) X(SHR_U16) X(SHR_U32) X(SHR_U64) X(SHR_S32)
+ * them, vm/exec.c's handler has a case for each (their lane expressions ALU_<name>; the 32-bit
+ * multiplies and shifts also have whole-warp rows there, BC_ALU_RUN_ROWS). */
+#define BC_ALU_RUN_PLAIN(X) X(MOV) X(ADD_16) X(ADD_32) X(ADD_64) X(SUB_32) X(SUB_64) X(MAD_16) \
+    X(AND) X(OR) X(XOR) X(NOT_32) X(SHL_64) X(SHR_U16) X(SHR_U64)
+#define BC_ALU_RUN_ROWS(X) X(MUL_32) X(MAD_32) X(SHL_32) X(SHR_U32) X(SHR_S32)
+#define BC_ALU_RUN_OPS(X) BC_ALU_RUN_PLAIN(X) BC_ALU_RUN_ROWS(X)
 
 /* flow.c: count[r], for each register r of defined function f (f->nslots
  * of them), = how many operand fields of f's instructions read it (the

@@ -660,6 +660,44 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
 #if defined(__AVX2__)
 #include <immintrin.h>
 
+/* Whole-warp rows of the 32-bit multiplies and shifts and of the wide
+ * multiplies, with the AVX2 instructions that take each 64-bit lane's low
+ * word (vpmuludq, vpmuldq, vpsllvq, vpsrlvq, vpsravd): the same bits as the
+ * lane expressions (ALU_MUL_32, ...) for any 64-bit operands.  GCC
+ * vectorises those expressions by narrowing every operand to 32-bit lanes
+ * and widening the result back (cross-lane shuffles, 8 micro-ops each on
+ * AMD's Zen 1) or builds 64-bit multiplies from three vpmuludq.  Lanes are
+ * read before they are written, so d may be any operand; c is read only by
+ * the kinds that take it. */
+enum { ROW_MUL_32, ROW_MAD_32, ROW_SHL_32, ROW_SHR_U32, ROW_SHR_S32, ROW_MULHI_S32, ROW_MULHI_U32,
+       ROW_MULWIDE_S32, ROW_MULWIDE_U32, ROW_MADWIDE_S32, ROW_MADWIDE_U32 };
+static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                        const uint64_t *c)
+{
+    const __m256i m32 = _mm256_set1_epi64x(0xffffffff);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + l)), y = _mm256_loadu_si256((const __m256i *)(b + l)), r;
+        switch (k) {
+        case ROW_MUL_32: r = _mm256_and_si256(_mm256_mul_epu32(x, y), m32); break;
+        case ROW_MAD_32:
+            r = _mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))), m32);
+            break;
+        /* counts of 32..63 shift every low-word bit out; vpsllvq/vpsrlvq give 0 from 64 on */
+        case ROW_SHL_32: r = _mm256_and_si256(_mm256_sllv_epi64(x, _mm256_and_si256(y, m32)), m32); break;
+        case ROW_SHR_U32: r = _mm256_srlv_epi64(_mm256_and_si256(x, m32), _mm256_and_si256(y, m32)); break;
+        /* each low word shifted by its own count's low word, over 31 as 31 (vpsravd's rule) */
+        case ROW_SHR_S32: r = _mm256_and_si256(_mm256_srav_epi32(x, y), m32); break;
+        case ROW_MULHI_S32: r = _mm256_srli_epi64(_mm256_mul_epi32(x, y), 32); break;
+        case ROW_MULHI_U32: r = _mm256_srli_epi64(_mm256_mul_epu32(x, y), 32); break;
+        case ROW_MULWIDE_S32: r = _mm256_mul_epi32(x, y); break;
+        case ROW_MULWIDE_U32: r = _mm256_mul_epu32(x, y); break;
+        case ROW_MADWIDE_S32: r = _mm256_add_epi64(_mm256_mul_epi32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
+        default: r = _mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
+        }
+        _mm256_storeu_si256((__m256i *)(d + l), r);
+    }
+}
+
 /* bfi.b32 for a whole warp, 4 lanes per AVX2 operation (GCC does not
  * vectorise bfi's 1 << n): the same result as bfi(..., 32) per lane. */
 static inline void bfi32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *e)
@@ -2509,6 +2547,11 @@ next_group:
             }
             vmnext
         /* ---- integer ---- */
+#if defined(__AVX2__)
+#define ROW32(name) if (m == FULL) { row32(ROW_##name, R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
+#else
+#define ROW32(name)
+#endif
         vmcase(ADD_16) LANES_D(ALU_ADD_16); vmnext
         vmcase(ADD_32) LANES_D(ALU_ADD_32); vmnext
         vmcase(ADD_64) LANES_D(ALU_ADD_64); vmnext
@@ -2516,18 +2559,18 @@ next_group:
         vmcase(SUB_32) LANES_D(ALU_SUB_32); vmnext
         vmcase(SUB_64) LANES_D(ALU_SUB_64); vmnext
         vmcase(MUL_16) LANES_D(U16(A * B)); vmnext
-        vmcase(MUL_32) LANES_D(ALU_MUL_32); vmnext
+        vmcase(MUL_32) ROW32(MUL_32) LANES_D(ALU_MUL_32); vmnext
         vmcase(MUL_64) LANES_D(A * B); vmnext
         vmcase(MULHI_S16) LANES_D(U16((S16(A) * S16(B)) >> 16)); vmnext
         vmcase(MULHI_U16) LANES_D(U16((U16(A) * (uint32_t)U16(B)) >> 16)); vmnext
-        vmcase(MULHI_S32) LANES_D((uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
-        vmcase(MULHI_U32) LANES_D((uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
+        vmcase(MULHI_S32) ROW32(MULHI_S32) LANES_D((uint32_t)(((int64_t)S32(A) * S32(B)) >> 32)); vmnext
+        vmcase(MULHI_U32) ROW32(MULHI_U32) LANES_D((uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
         vmcase(MULHI_S64) LANES_D(smulhi64(S64(A), S64(B))); vmnext
         vmcase(MULHI_U64) LANES_D(umulhi64(A, B)); vmnext
         vmcase(MULWIDE_S16) LANES_D((uint32_t)(S16(A) * S16(B))); vmnext
         vmcase(MULWIDE_U16) LANES_D((uint32_t)U16(A) * U16(B)); vmnext
-        vmcase(MULWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B))); vmnext
-        vmcase(MULWIDE_U32) LANES_D((uint64_t)A32 * B32); vmnext
+        vmcase(MULWIDE_S32) ROW32(MULWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B))); vmnext
+        vmcase(MULWIDE_U32) ROW32(MULWIDE_U32) LANES_D((uint64_t)A32 * B32); vmnext
         vmcase(MUL24_S32) LANES_D((uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
         vmcase(MUL24_U32) LANES_D((uint32_t)((A & 0xffffff) * (B & 0xffffff))); vmnext
 #define S24(v) ((int64_t)(S32((uint32_t)(v) << 8) >> 8))
@@ -2538,7 +2581,7 @@ next_group:
         vmcase(MAD24HI_S32) LANES_D((uint32_t)(((uint64_t)(S24(A) * S24(B)) >> 16) + C)); vmnext
         vmcase(MAD24HI_U32) LANES_D((uint32_t)((((A & 0xffffff) * (B & 0xffffff)) >> 16) + C)); vmnext
         vmcase(MAD_16) LANES_D(ALU_MAD_16); vmnext
-        vmcase(MAD_32) LANES_D(ALU_MAD_32); vmnext
+        vmcase(MAD_32) ROW32(MAD_32) LANES_D(ALU_MAD_32); vmnext
         vmcase(MAD_64) LANES_D(A * B + C); vmnext
         vmcase(MADHI_S32) LANES_D((uint32_t)((((int64_t)S32(A) * S32(B)) >> 32) + C)); vmnext
         vmcase(MADHI_U32) LANES_D((uint32_t)((((uint64_t)A32 * B32) >> 32) + C)); vmnext
@@ -2546,8 +2589,8 @@ next_group:
         vmcase(MADHI_U64) LANES_D(umulhi64(A, B) + C); vmnext
         vmcase(MADWIDE_S16) LANES_D((uint32_t)((int64_t)S16(A) * S16(B) + S32(C))); vmnext
         vmcase(MADWIDE_U16) LANES_D((uint32_t)((uint32_t)U16(A) * U16(B) + (uint32_t)C)); vmnext
-        vmcase(MADWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
-        vmcase(MADWIDE_U32) LANES_D((uint64_t)A32 * B32 + C); vmnext
+        vmcase(MADWIDE_S32) ROW32(MADWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B)) + C); vmnext
+        vmcase(MADWIDE_U32) ROW32(MADWIDE_U32) LANES_D((uint64_t)A32 * B32 + C); vmnext
         vmcase(SAD_S32) LANES_D((uint32_t)((S32(A) > S32(B) ? A32 - B32 : B32 - A32) + C32)); vmnext
         vmcase(SAD_U32) LANES_D((uint32_t)((A32 > B32 ? A32 - B32 : B32 - A32) + C32)); vmnext
         vmcase(SAD_S64) LANES_D((S64(A) > S64(B) ? A - B : B - A) + C); vmnext
@@ -2663,13 +2706,13 @@ next_group:
         vmcase(NOT_PRED) LANES_D(!(A & 1)); vmnext
         vmcase(CNOT) LANES_D(A == 0); vmnext
         vmcase(SHL_16) LANES_D(B32 >= 16 ? 0 : U16(A << B32)); vmnext
-        vmcase(SHL_32) LANES_D(ALU_SHL_32); vmnext
+        vmcase(SHL_32) ROW32(SHL_32) LANES_D(ALU_SHL_32); vmnext
         vmcase(SHL_64) LANES_D(ALU_SHL_64); vmnext
         vmcase(SHR_U16) LANES_D(ALU_SHR_U16); vmnext
-        vmcase(SHR_U32) LANES_D(ALU_SHR_U32); vmnext
+        vmcase(SHR_U32) ROW32(SHR_U32) LANES_D(ALU_SHR_U32); vmnext
         vmcase(SHR_U64) LANES_D(ALU_SHR_U64); vmnext
         vmcase(SHR_S16) LANES_D(U16(S16(A) >> (B32 >= 16 ? 15 : B32))); vmnext
-        vmcase(SHR_S32) LANES_D(ALU_SHR_S32); vmnext
+        vmcase(SHR_S32) ROW32(SHR_S32) LANES_D(ALU_SHR_S32); vmnext
         vmcase(SHR_S64) LANES_D((uint64_t)(S64(A) >> (B32 >= 64 ? 63 : B32))); vmnext
 #if defined(__AVX2__)
 #define POPC_ROW(mask32) if (m == FULL) { popc_row(R + I->d, R + I->a, mask32); vmnext }
@@ -3425,7 +3468,14 @@ next_group:
                     I = &I0[k];
                     switch (I->op) {
 #define ALU_RUN_CASE(name) case OP_##name: _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = ALU_##name; break;
+#if defined(__AVX2__)
+#define ALU_RUN_ROW(name) case OP_##name: row32(ROW_##name, R + I->d, R + I->a, R + I->b, R + I->c); break;
+                    BC_ALU_RUN_PLAIN(ALU_RUN_CASE)
+                    BC_ALU_RUN_ROWS(ALU_RUN_ROW)
+#undef ALU_RUN_ROW
+#else
                     BC_ALU_RUN_OPS(ALU_RUN_CASE)
+#endif
 #undef ALU_RUN_CASE
                     case OP_CVT_ZX: {
                         uint64_t mk = BC_LOW_BITS(I->imm);
@@ -3450,6 +3500,14 @@ next_group:
 #define WIDE_ADD_LANES(prod, keep) LANES({ uint64_t v_ = (prod); if (keep) t[l] = v_; dd[l] = rc[l] + v_; })
 #define WIDE_S ((uint64_t)((int64_t)(int32_t)ra[l] * (int32_t)rb[l]))
 #define WIDE_U ((uint64_t)(uint32_t)ra[l] * (uint32_t)rb[l])
+#if defined(__AVX2__)
+                if (m == FULL) {           /* the product into t (unless dead), then e = c + t */
+                    if (!I->m2) {
+                        row32(I->m1 ? ROW_MULWIDE_S32 : ROW_MULWIDE_U32, t, ra, rb, NULL);
+                        _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) dd[l] = rc[l] + t[l];
+                    } else row32(I->m1 ? ROW_MADWIDE_S32 : ROW_MADWIDE_U32, dd, ra, rb, rc);
+                } else
+#endif
                 if (I->m1) { if (I->m2) WIDE_ADD_LANES(WIDE_S, 0); else WIDE_ADD_LANES(WIDE_S, 1); }
                 else { if (I->m2) WIDE_ADD_LANES(WIDE_U, 0); else WIDE_ADD_LANES(WIDE_U, 1); }
 #undef WIDE_ADD_LANES

@@ -274,7 +274,7 @@ static uint32_t bra_model(uint32_t tid, uint32_t flip)
     uint32_t r33 = ~(((r28 & 0xf0f0f0ffu) | tid) ^ acc), r35 = (r33 << 3) >> 5, r36 = (uint32_t)((int32_t)r33 >> 7);
     uint64_t rd11 = ((uint64_t)r35 << 29) + ((uint64_t)rd1 >> 13) - (uint64_t)rd2;
     acc = acc * 31 + ((r36 ^ r35) + (uint32_t)rd11 + 5);
-    uint64_t rd8 = (uint64_t)((int64_t)x * -12), rd10 = rd8 + (uint64_t)rd1 + rd8;   /* W */
+    uint64_t rd8 = (uint64_t)((int64_t)x * -12), rd10 = rd8 + (uint64_t)rd1 + rd8 + (uint64_t)((int64_t)y * -5);   /* W */
     if (tid & 1) rd10 += (uint64_t)(uint32_t)y * 3;
     return acc * 31 + ((uint32_t)rd10 ^ (uint32_t)(rd10 >> 32));
 }
@@ -411,7 +411,7 @@ int main(void)
         int wide = 0;
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) wide += mb->bc->fused[pc].op == OP_WIDE_ADD;
         check(heads == 12, "fused_bra.ptx: twelve compares and branches marked");
-        check(wide == 3, "fused_bra.ptx: three mul.wide + add.s64 pairs marked");
+        check(wide == 4, "fused_bra.ptx: four mul.wide + add.s64 pairs marked");
         int alu = 0;
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++)
             if (mb->bc->fused[pc].op == OP_ALU_RUN && mb->bc->fused[pc].b >= 24) alu |= 1 << (mb->bc->fused[pc].b - 24);

@@ -8,7 +8,8 @@ runs on 64 threads (two whole warps) whose operands come from memory (per-lane v
 zeros, ones, extremes, NaNs, infinities and subnormals among random ones) or are immediates
 (constant slots, which several rows take apart); every result is stored, and the two copies'
 outputs must be equal byte for byte.  One PASS/FAIL line per form, then "N passed, N failed".
-A form that differs names the first lane.  Without AVX2 on this CPU it says so and passes
+A form that differs names the first lane.  A 32-bit result is also checked for bits
+left above its low word in the register's 64-bit slot (the word after it in the output).  Without AVX2 on this CPU it says so and passes
 nothing (both copies would be the base one).
 
 usage: python3 tests/vm/rowdiff.py PTXEMU
@@ -124,6 +125,11 @@ def kernel():
               'f': 'st.global.f32 [%rd20+{o}], %f9;', 'fd': 'st.global.f64 [%rd20+{o}], %fd9;',
               'rs': 'st.global.u16 [%rd20+{o}], %rs9;', 'p': 'selp.u32 %r9, 1, 0, %p9;\n  st.global.u32 [%rd20+{o}], %r9;'}[kind]
         body.append('  ' + st.format(o=k * 8))
+        if kind == 'r':
+            # a 32-bit result's slot above its low word: 64-bit compares (setp.eq/ne) read the
+            # whole slot, so a row that leaves bits there (a shl not masked) must show here
+            body.append('  and.b32 %r8, %r9, -1;\n  setp.ne.b32 %p8, %r9, %r8;\n  selp.u32 %r8, 1, 0, %p8;')
+            body.append('  st.global.u32 [%rd20+{o}], %r8;'.format(o=k * 8 + 4))
     loads = ['ld.global.u32 %r1, [%rd10];', 'ld.global.u32 %r2, [%rd10+8];', 'ld.global.u32 %r3, [%rd10+16];',
              'ld.global.u32 %r4, [%rd10+24];', 'ld.global.u64 %rd1, [%rd10+32];', 'ld.global.u64 %rd2, [%rd10+40];',
              'ld.global.u64 %rd3, [%rd10+48];', 'ld.global.f32 %f1, [%rd10+56];', 'ld.global.f32 %f2, [%rd10+64];',
