@@ -2535,7 +2535,10 @@ next_group:
             if (I->imm == BC_SR_TID && I->m1 < 3) {   /* %tid.{x,y,z} stepped lane by lane: no divisions per lane */
                 uint32_t bx = L->cfg.block[0], by = L->cfg.block[1], lin = (uint32_t)w->id * BC_WARP;
                 uint32_t t[3] = { lin % bx, lin / bx % by, lin / (bx * by) };
-                for (int l = 0; l < BC_WARP; l++) {
+                if (m == FULL && t[0] + BC_WARP <= bx) {     /* the warp within one row of the block */
+                    uint64_t v = t[I->m1], step = I->m1 == 0;
+                    _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = v + step * (uint64_t)l;
+                } else for (int l = 0; l < BC_WARP; l++) {
                     if ((m >> l) & 1) D = t[I->m1];
                     if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
                 }
