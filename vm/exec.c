@@ -670,7 +670,7 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
  * read before they are written, so d may be any operand; c is read only by
  * the kinds that take it. */
 enum { ROW_MUL_32, ROW_MAD_32, ROW_SHL_32, ROW_SHR_U32, ROW_SHR_S32, ROW_MULHI_S32, ROW_MULHI_U32,
-       ROW_MULWIDE_S32, ROW_MULWIDE_U32, ROW_MADWIDE_S32, ROW_MADWIDE_U32 };
+       ROW_MULWIDE_S32, ROW_MULWIDE_U32, ROW_MADWIDE_S32, ROW_MADWIDE_U32, ROW_MULWIDE_S16, ROW_MULWIDE_U16 };
 static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
 {
@@ -692,9 +692,33 @@ static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, cons
         case ROW_MULWIDE_S32: r = _mm256_mul_epi32(x, y); break;
         case ROW_MULWIDE_U32: r = _mm256_mul_epu32(x, y); break;
         case ROW_MADWIDE_S32: r = _mm256_add_epi64(_mm256_mul_epi32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
+        /* 16-bit operands: the low halfword, zero- or sign-extended within the low word */
+        case ROW_MULWIDE_U16: {
+            const __m256i m16 = _mm256_set1_epi64x(0xffff);
+            r = _mm256_mul_epu32(_mm256_and_si256(x, m16), _mm256_and_si256(y, m16));
+            break;
+        }
+        case ROW_MULWIDE_S16:
+            r = _mm256_and_si256(_mm256_mul_epi32(_mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16),
+                                                  _mm256_srai_epi32(_mm256_slli_epi32(y, 16), 16)), m32);
+            break;
         default: r = _mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
         }
         _mm256_storeu_si256((__m256i *)(d + l), r);
+    }
+}
+
+/* cvt's sign extension from 1..32 bits for a whole warp, masked by mk: the low word
+ * sign-extended within itself, its sign copied into the high word (no 64-bit arithmetic
+ * shift in AVX2: GCC's sext() takes several shuffles per 4 lanes); sext(a, bits) & mk. */
+static inline void sext_row(uint64_t *d, const uint64_t *a, int bits, uint64_t mk)
+{
+    const __m128i sh = _mm_cvtsi32_si128(32 - bits);
+    const __m256i vmk = _mm256_set1_epi64x((long long)mk);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i lo = _mm256_sra_epi32(_mm256_sll_epi32(_mm256_loadu_si256((const __m256i *)(a + l)), sh), sh);
+        __m256i hi = _mm256_shuffle_epi32(_mm256_srai_epi32(lo, 31), 0xa0);   /* words 0,0,2,2: each low word's sign */
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(_mm256_blend_epi32(lo, hi, 0xaa), vmk));
     }
 }
 
@@ -2570,8 +2594,8 @@ next_group:
         vmcase(MULHI_U32) ROW32(MULHI_U32) LANES_D((uint32_t)(((uint64_t)A32 * B32) >> 32)); vmnext
         vmcase(MULHI_S64) LANES_D(smulhi64(S64(A), S64(B))); vmnext
         vmcase(MULHI_U64) LANES_D(umulhi64(A, B)); vmnext
-        vmcase(MULWIDE_S16) LANES_D((uint32_t)(S16(A) * S16(B))); vmnext
-        vmcase(MULWIDE_U16) LANES_D((uint32_t)U16(A) * U16(B)); vmnext
+        vmcase(MULWIDE_S16) ROW32(MULWIDE_S16) LANES_D((uint32_t)(S16(A) * S16(B))); vmnext
+        vmcase(MULWIDE_U16) ROW32(MULWIDE_U16) LANES_D((uint32_t)U16(A) * U16(B)); vmnext
         vmcase(MULWIDE_S32) ROW32(MULWIDE_S32) LANES_D((uint64_t)((int64_t)S32(A) * S32(B))); vmnext
         vmcase(MULWIDE_U32) ROW32(MULWIDE_U32) LANES_D((uint64_t)A32 * B32); vmnext
         vmcase(MUL24_S32) LANES_D((uint32_t)((int64_t)(S32(A << 8) >> 8) * (S32(B << 8) >> 8))); vmnext
@@ -3014,7 +3038,13 @@ next_group:
             vmnext
         /* ---- conversions ---- */
         vmcase(CVT_ZX) { uint64_t mk = BC_LOW_BITS(I->imm); LANES_D(ALU_CVT_ZX); } vmnext
-        vmcase(CVT_SX) { uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1; LANES_D(sext(A, (int)I->imm) & mk); } vmnext
+        vmcase(CVT_SX) {
+            uint64_t mk = I->m1 >= 8 ? ~0ull : (1ull << (8 * I->m1)) - 1;
+#if defined(__AVX2__)
+            if (m == FULL && I->imm >= 1 && I->imm <= 32) { sext_row(R + I->d, R + I->a, (int)I->imm, mk); vmnext }
+#endif
+            LANES_D(sext(A, (int)I->imm) & mk);
+        } vmnext
         vmcase(CVT_ISAT) {
             int sb = I->m1 & 0x7f, ss = I->m1 >> 7, db = I->m2 & 0x7f, ds = I->m2 >> 7;
             LANES({

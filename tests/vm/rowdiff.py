@@ -54,8 +54,11 @@ FORMS = [
     ('div.s64 %rd9, %rd1, 7;', 'rd'), ('rem.s64 %rd9, %rd1, -3;', 'rd'), ('div.s64 %rd9, %rd1, -1;', 'rd'),
     ('div.u64 %rd9, %rd1, 1;', 'rd'),
     ('add.s16 %rs9, %rs1, %rs2;', 'rs'), ('mul.lo.s16 %rs9, %rs1, %rs2;', 'rs'),
+    ('mul.wide.s16 %r9, %rs1, %rs2;', 'r'), ('mul.wide.u16 %r9, %rs1, %rs2;', 'r'),
+    ('mul.wide.s16 %r9, %rs1, -3;', 'r'), ('mul.wide.u16 %r9, %rs1, 4;', 'r'),
     ('cvt.u64.u32 %rd9, %r1;', 'rd'), ('cvt.s64.s32 %rd9, %r1;', 'rd'), ('cvt.u32.u64 %r9, %rd1;', 'r'),
     ('cvt.s8.s32 %r9, %r1;', 'r'), ('cvt.u16.u32 %rs9, %r1;', 'rs'),
+    ('cvt.s32.s16 %r9, %rs1;', 'r'), ('cvt.s64.s16 %rd9, %rs1;', 'rd'),
     ('cvt.rn.f16.f64 %rs9, %fd1;', 'rs'), ('cvt.rn.bf16.f64 %rs9, %fd1;', 'rs'),
     # f32
     ('add.f32 %f9, %f1, %f2;', 'f'), ('sub.f32 %f9, %f1, %f2;', 'f'), ('mul.f32 %f9, %f1, %f2;', 'f'),
