@@ -670,7 +670,8 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
  * read before they are written, so d may be any operand; c is read only by
  * the kinds that take it. */
 enum { ROW_MUL_32, ROW_MAD_32, ROW_SHL_32, ROW_SHR_U32, ROW_SHR_S32, ROW_MULHI_S32, ROW_MULHI_U32,
-       ROW_MULWIDE_S32, ROW_MULWIDE_U32, ROW_MADWIDE_S32, ROW_MADWIDE_U32, ROW_MULWIDE_S16, ROW_MULWIDE_U16 };
+       ROW_MULWIDE_S32, ROW_MULWIDE_U32, ROW_MADWIDE_S32, ROW_MADWIDE_U32, ROW_MULWIDE_S16, ROW_MULWIDE_U16,
+       ROW_MIN_S32, ROW_MIN_U32, ROW_MAX_S32, ROW_MAX_U32 };
 static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
 {
@@ -692,6 +693,11 @@ static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, cons
         case ROW_MULWIDE_S32: r = _mm256_mul_epi32(x, y); break;
         case ROW_MULWIDE_U32: r = _mm256_mul_epu32(x, y); break;
         case ROW_MADWIDE_S32: r = _mm256_add_epi64(_mm256_mul_epi32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
+        /* min/max of the low words, compared as 32-bit lanes (the high words' result dropped) */
+        case ROW_MIN_S32: r = _mm256_and_si256(_mm256_min_epi32(x, y), m32); break;
+        case ROW_MIN_U32: r = _mm256_and_si256(_mm256_min_epu32(x, y), m32); break;
+        case ROW_MAX_S32: r = _mm256_and_si256(_mm256_max_epi32(x, y), m32); break;
+        case ROW_MAX_U32: r = _mm256_and_si256(_mm256_max_epu32(x, y), m32); break;
         /* 16-bit operands: the low halfword, zero- or sign-extended within the low word */
         case ROW_MULWIDE_U16: {
             const __m256i m16 = _mm256_set1_epi64x(0xffff);
@@ -2673,10 +2679,10 @@ next_group:
         vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
         vmcase(MAX_S16) LANES_D(U16(S16(A) > S16(B) ? A : B)); vmnext
         vmcase(MAX_U16) LANES_D(U16(A) > U16(B) ? U16(A) : U16(B)); vmnext
-        vmcase(MIN_S32) LANES_D((uint32_t)sel(S32(A) < S32(B), A, B)); vmnext
-        vmcase(MIN_U32) LANES_D(A32 < B32 ? A32 : B32); vmnext
-        vmcase(MAX_S32) LANES_D((uint32_t)sel(S32(A) > S32(B), A, B)); vmnext
-        vmcase(MAX_U32) LANES_D(A32 > B32 ? A32 : B32); vmnext
+        vmcase(MIN_S32) ROW32(MIN_S32) LANES_D((uint32_t)sel(S32(A) < S32(B), A, B)); vmnext
+        vmcase(MIN_U32) ROW32(MIN_U32) LANES_D(A32 < B32 ? A32 : B32); vmnext
+        vmcase(MAX_S32) ROW32(MAX_S32) LANES_D((uint32_t)sel(S32(A) > S32(B), A, B)); vmnext
+        vmcase(MAX_U32) ROW32(MAX_U32) LANES_D(A32 > B32 ? A32 : B32); vmnext
         vmcase(MIN_S64) LANES_D(S64(A) < S64(B) ? A : B); vmnext
         vmcase(MIN_U64) LANES_D(A < B ? A : B); vmnext
         vmcase(MAX_S64) LANES_D(S64(A) > S64(B) ? A : B); vmnext

@@ -28,6 +28,7 @@ FORMS = [
     ('add.s64 %rd9, %rd1, %rd2;', 'rd'), ('sub.s64 %rd9, %rd1, %rd2;', 'rd'), ('mul.lo.s64 %rd9, %rd1, %rd2;', 'rd'),
     ('neg.s32 %r9, %r1;', 'r'), ('abs.s32 %r9, %r1;', 'r'), ('not.b32 %r9, %r1;', 'r'), ('not.b64 %rd9, %rd1;', 'rd'),
     ('min.s32 %r9, %r1, %r2;', 'r'), ('max.u32 %r9, %r1, %r2;', 'r'), ('min.s64 %rd9, %rd1, %rd2;', 'rd'),
+    ('max.s32 %r9, %r1, %r2;', 'r'), ('min.u32 %r9, %r1, %r2;', 'r'), ('max.s32 %r9, %r1, -5;', 'r'),
     ('and.b32 %r9, %r1, %r2;', 'r'), ('or.b32 %r9, %r1, %r2;', 'r'), ('xor.b64 %rd9, %rd1, %rd2;', 'rd'),
     ('shl.b32 %r9, %r1, %r4;', 'r'), ('shr.u32 %r9, %r1, %r4;', 'r'), ('shr.s32 %r9, %r1, %r4;', 'r'),
     ('shl.b64 %rd9, %rd1, %r4;', 'rd'), ('shr.s64 %rd9, %rd1, %r4;', 'rd'),
