@@ -660,10 +660,11 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
 #if defined(__AVX2__)
 #include <immintrin.h>
 
-/* Whole-warp rows of the 32-bit multiplies and shifts and of the wide
- * multiplies, with the AVX2 instructions that take each 64-bit lane's low
- * word (vpmuludq, vpmuldq, vpsllvq, vpsrlvq, vpsravd): the same bits as the
- * lane expressions (ALU_MUL_32, ...) for any 64-bit operands.  GCC
+/* Whole-warp rows of the 32-bit multiplies, shifts and min/max and of the
+ * wide multiplies (from 32 and 16 bits), with the AVX2 instructions that
+ * take each 64-bit lane's low word (vpmuludq, vpmuldq, vpsllvq, vpsrlvq,
+ * vpsravd, vpmin/vpmax on 32-bit lanes): the same bits as the lane
+ * expressions (ALU_MUL_32, ...) for any 64-bit operands.  GCC
  * vectorises those expressions by narrowing every operand to 32-bit lanes
  * and widening the result back (cross-lane shuffles, 8 micro-ops each on
  * AMD's Zen 1) or builds 64-bit multiplies from three vpmuludq.  Lanes are
@@ -708,6 +709,7 @@ static inline __attribute__((always_inline)) void row32(int k, uint64_t *d, cons
             r = _mm256_and_si256(_mm256_mul_epi32(_mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16),
                                                   _mm256_srai_epi32(_mm256_slli_epi32(y, 16), 16)), m32);
             break;
+        case ROW_MADWIDE_U32:
         default: r = _mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_loadu_si256((const __m256i *)(c + l))); break;
         }
         _mm256_storeu_si256((__m256i *)(d + l), r);
@@ -1952,22 +1954,20 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
     const uint32_t ns = live[0], need = ns + 3;
     const uint64_t lsize = L->cfg.local_size, fend = plan[BC_CALL_PLAN_FEND];
     uint64_t *R = w->R, *rfp = R + M->slot_fp, top = 0;   /* top: the highest new frame pointer */
+    vm_status st;
+    int l;
     _Pragma("GCC unroll 1") for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
+        l = __builtin_ctz(mm);
         struct vm_stack *s = &w->stack[l];
         uint64_t fp = rfp[l], nfp = fp + off;
         if (s->depth >= VM_MAX_CALL_DEPTH || nfp + fend > lsize) {
-            if (np && top) local_wrote(w, top + hw);
-            w->called |= m & ~(~0u << l);  /* the lanes below l entered */
-            *fl = l;
-            return vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
-                           M->funcs[fidx].name, s->depth, L->cfg.local_size);
+            st = vm_fail(L, cta, w, l, pc, VM_FAULT, "stack overflow calling '%s' (call depth %u, %u bytes of local memory per thread)",
+                         M->funcs[fidx].name, s->depth, L->cfg.local_size);
+            goto stopped;
         }
         if (s->cap - s->n < need && stack_reserve(s, need)) {
-            if (np && top) local_wrote(w, top + hw);
-            w->called |= m & ~(~0u << l);
-            *fl = l;
-            return vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+            st = vm_fail(L, cta, w, l, pc, VM_ERROR, "out of host memory");
+            goto stopped;
         }
         uint64_t *v = s->v + s->n;
         _Pragma("GCC unroll 1") for (uint32_t k = 0; k < ns; k++) v[k] = R[(uint64_t)live[1 + k] * BC_WARP + (uint32_t)l];
@@ -1984,6 +1984,11 @@ static vm_status call_enter_group(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_
     w->called |= m;
     if (np && top) local_wrote(w, top + hw);
     return VM_OK;
+stopped:                               /* lane l failed: the lanes below it entered */
+    if (np && top) local_wrote(w, top + hw);
+    w->called |= m & ~(~0u << l);
+    *fl = l;
+    return st;
 }
 
 /* Returns lane l from its current .func; sets *npc.  Returns 1 when the
