@@ -9,7 +9,8 @@ zeros, ones, extremes, NaNs, infinities and subnormals among random ones) or are
 (constant slots, which several rows take apart); every result is stored, and the two copies'
 outputs must be equal byte for byte.  One PASS/FAIL line per form, then "N passed, N failed".
 A form that differs names the first lane.  A 32-bit result is also checked for bits
-left above its low word in the register's 64-bit slot (the word after it in the output).  Without AVX2 on this CPU it says so and passes
+left above its low word in the register's 64-bit slot (the word after it in the output): they
+must agree, and be zero in both copies (narrow values are stored zero-extended).  Without AVX2 on this CPU it says so and passes
 nothing (both copies would be the base one).
 
 usage: python3 tests/vm/rowdiff.py PTXEMU
@@ -24,6 +25,7 @@ FORMS = [
     # integer
     ('add.s32 %r9, %r1, %r2;', 'r'), ('sub.s32 %r9, %r1, %r2;', 'r'), ('mul.lo.s32 %r9, %r1, %r2;', 'r'),
     ('mad.lo.s32 %r9, %r1, %r2, %r3;', 'r'), ('mul.hi.s32 %r9, %r1, %r2;', 'r'), ('mul.hi.u32 %r9, %r1, %r2;', 'r'),
+    ('mad.hi.s32 %r9, %r1, %r2, %r3;', 'r'), ('mad.hi.u32 %r9, %r1, %r2, %r3;', 'r'), ('mad.hi.u32 %r9, %r1, -1, %r1;', 'r'),
     ('mul.wide.s32 %rd9, %r1, %r2;', 'rd'), ('mul.wide.u32 %rd9, %r1, %r2;', 'rd'), ('mad.wide.u32 %rd9, %r1, %r2, %rd1;', 'rd'),
     ('add.s64 %rd9, %rd1, %rd2;', 'rd'), ('sub.s64 %rd9, %rd1, %rd2;', 'rd'), ('mul.lo.s64 %rd9, %rd1, %rd2;', 'rd'),
     ('neg.s32 %r9, %r1;', 'r'), ('abs.s32 %r9, %r1;', 'r'), ('not.b32 %r9, %r1;', 'r'), ('not.b64 %rd9, %rd1;', 'rd'),
@@ -44,6 +46,7 @@ FORMS = [
     ('fns.b32 %r9, %r1, %r4, %r3;', 'r'), ('fns.b32 %r9, %r1, 17, -3;', 'r'), ('dp4a.s32.u32 %r9, %r1, %r2, %r3;', 'r'), ('dp4a.u32.s32 %r9, %r1, %r2, %r3;', 'r'), ('dp4a.s32.s32 %r9, %r1, %r2, %r3;', 'r'),
     ('prmt.b32.f4e %r9, %r1, %r2, %r3;', 'r'), ('prmt.b32.rc16 %r9, %r1, %r2, 2;', 'r'),
     ('lop3.b32 %r9, %r1, %r2, %r3, 0x96;', 'r'), ('lop3.b32 %r9, %r1, %r2, %r3, 0xe8;', 'r'),
+    ('lop3.b32 %r9, %r1, %r2, %r3, 0x01;', 'r'), ('lop3.b32 %r9, %r1, %r2, %r3, 0xff;', 'r'), ('lop3.b32 %r9, %r1, 7, %r3, 0x6a;', 'r'),
     ('shf.l.wrap.b32 %r9, %r1, %r2, %r4;', 'r'), ('shf.r.clamp.b32 %r9, %r1, %r2, %r4;', 'r'),
     ('selp.b32 %r9, %r1, %r2, %p1;', 'r'), ('selp.b64 %rd9, %rd1, %rd2, %p1;', 'rd'),
     ('setp.lt.s32 %p9, %r1, %r2;', 'p'), ('setp.lo.u32 %p9, %r1, %r2;', 'p'), ('setp.eq.s64 %p9, %rd1, %rd2;', 'p'),
@@ -74,6 +77,12 @@ FORMS = [
     ('lg2.approx.f32 %f9, %f1;', 'f'), ('sin.approx.f32 %f9, %f1;', 'f'), ('sqrt.approx.f32 %f9, %f1;', 'f'),
     ('tanh.approx.f32 %f9, %f1;', 'f'),
     ('setp.lt.f32 %p9, %f1, %f2;', 'p'), ('setp.nan.f32 %p9, %f1, %f2;', 'p'), ('setp.geu.f32 %p9, %f1, %f2;', 'p'),
+    ('setp.eq.f32 %p9, %f1, %f2;', 'p'), ('setp.ne.f32 %p9, %f1, %f2;', 'p'), ('setp.le.f32 %p9, %f1, %f2;', 'p'),
+    ('setp.gt.f32 %p9, %f1, %f2;', 'p'), ('setp.ge.f32 %p9, %f1, %f2;', 'p'), ('setp.equ.f32 %p9, %f1, %f2;', 'p'),
+    ('setp.neu.f32 %p9, %f1, %f2;', 'p'), ('setp.ltu.f32 %p9, %f1, %f2;', 'p'), ('setp.leu.f32 %p9, %f1, %f2;', 'p'),
+    ('setp.gtu.f32 %p9, %f1, %f2;', 'p'), ('setp.num.f32 %p9, %f1, %f2;', 'p'), ('setp.le.f32 %p9, %f1, %f1;', 'p'),
+    ('setp.lt.ftz.f32 %p9, %f1, %f2;', 'p'), ('setp.eq.ftz.f32 %p9, %f1, %f2;', 'p'), ('setp.geu.ftz.f32 %p9, %f1, %f2;', 'p'),
+    ('setp.gt.f32 %p9, %f1, 0f00000001;', 'p'), ('setp.eq.ftz.f32 %p9, %f1, 0f80000000;', 'p'),
     ('cvt.rn.f32.s32 %f9, %r1;', 'f'), ('cvt.rn.f32.u32 %f9, %r1;', 'f'), ('cvt.rzi.s32.f32 %r9, %f1;', 'r'),
     ('cvt.rni.u32.f32 %r9, %f1;', 'r'), ('cvt.rzi.s64.f32 %rd9, %f1;', 'rd'), ('cvt.f64.f32 %fd9, %f1;', 'fd'),
     ('cvt.rn.f32.f64 %f9, %fd1;', 'f'), ('cvt.rn.f16.f32 %rs9, %f1;', 'rs'), ('cvt.f32.f16 %f9, %rs1;', 'f'),
@@ -198,9 +207,16 @@ def main():
         outs[name] = open(path, 'rb').read()
     passed = failed = 0
     n = len(FORMS)
-    for k, (text, _) in enumerate(FORMS):
+    for k, (text, kind) in enumerate(FORMS):
         bad = [t for t in range(THREADS) if outs['avx2'][(t * n + k) * 8:(t * n + k + 1) * 8] != outs['base'][(t * n + k) * 8:(t * n + k + 1) * 8]]
-        if bad:
+        # narrow values are stored zero-extended (vm/exec.c's rows rely on it): the base copy too
+        high = [t for t in range(THREADS) if kind == 'r' and outs['base'][(t * n + k) * 8 + 4:(t * n + k + 1) * 8] != bytes(4)]
+        if high and not bad:
+            t = high[0]
+            print(f'FAIL {text} lane {t} of {len(high)}: both copies leave bits above the 32-bit result\'s low word, '
+                  f'inputs {[hex(x) for x in lanes[t]]}')
+            failed += 1
+        elif bad:
             t = bad[0]
             a = outs['avx2'][(t * n + k) * 8:(t * n + k + 1) * 8].hex()
             b = outs['base'][(t * n + k) * 8:(t * n + k + 1) * 8].hex()
