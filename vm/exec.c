@@ -839,27 +839,54 @@ static inline void clz32_row(uint64_t *d, const uint64_t *a)
     }
 }
 
-/* minmax32 of a whole warp, 4 lanes per AVX2 operation: the same total order
- * of non-NaNs (key = magnitude, complemented when negative), the same NaN
- * rules. */
-static inline void minmax32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int nan_mode, int ismax)
+/* min/max{.ftz}{.NaN}.f32 of a whole warp, as fp32_min/fp32_max (vm/fp.c) compute them, on
+ * the slots as they are (4 slots are 8 floats, the odd ones the high words, masked off):
+ * vminps/vmaxps, whose one fault is a tie of zeros (they return the second operand), so
+ * the sign comes from the operands' signs (a min is negative when either is, a max when
+ * both are: true of every pair of non-NaNs); then the NaN rules (one NaN: the other
+ * operand; both, or either under .NaN: the canonical NaN).  .ftz flushes subnormal
+ * operands to their signed zeros first.  d may be an operand. */
+static __attribute__((noinline)) void minmax_f32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int nan_mode,
+                                                     int ismax, int ftz)
 {
-    const __m256i mag = _mm256_set1_epi64x(0x7fffffff), inf = _mm256_set1_epi64x(0x7f800000), zero = _mm256_setzero_si256();
-    const __m256i all = _mm256_set1_epi64x(-1), canon = _mm256_set1_epi64x(0x7fffffff), lo = _mm256_set1_epi64x(0xffffffff);
-    const __m256i nanm = nan_mode ? all : zero;
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), sign = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i mag = _mm256_set1_epi32(0x7fffffff), expo = _mm256_set1_epi32(0x7f800000), zero = _mm256_setzero_si256();
+    const __m256 nanm = _mm256_castsi256_ps(nan_mode ? _mm256_set1_epi32(-1) : zero), canon = _mm256_castsi256_ps(mag);
+#define FLUSH(v) _mm256_andnot_si256(_mm256_and_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, expo), zero), mag), v)
     for (int l = 0; l < BC_WARP; l += 4) {
-        __m256i va = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo);
-        __m256i vb = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(b + l)), lo);
-        __m256i ma = _mm256_and_si256(va, mag), mb = _mm256_and_si256(vb, mag);
-        __m256i na = _mm256_cmpgt_epi64(ma, inf), nb = _mm256_cmpgt_epi64(mb, inf);
-        __m256i ka = _mm256_xor_si256(ma, _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31)));   /* ~mag when negative */
-        __m256i kb = _mm256_xor_si256(mb, _mm256_sub_epi64(zero, _mm256_srli_epi64(vb, 31)));
-        __m256i take_b = ismax ? _mm256_cmpgt_epi64(kb, ka) : _mm256_cmpgt_epi64(ka, kb);
-        __m256i r = _mm256_blendv_epi8(va, vb, take_b);
-        r = _mm256_blendv_epi8(r, va, nb);
-        r = _mm256_blendv_epi8(r, vb, na);
-        __m256i canon_m = _mm256_or_si256(_mm256_and_si256(na, nb), _mm256_and_si256(_mm256_or_si256(na, nb), nanm));
-        _mm256_storeu_si256((__m256i *)(d + l), _mm256_blendv_epi8(r, canon, canon_m));
+        __m256i xi = _mm256_loadu_si256((const __m256i *)(a + l)), yi = _mm256_loadu_si256((const __m256i *)(b + l));
+        if (ftz) xi = FLUSH(xi), yi = FLUSH(yi);
+        __m256 x = _mm256_castsi256_ps(xi), y = _mm256_castsi256_ps(yi);
+        __m256 na = _mm256_cmp_ps(x, x, _CMP_UNORD_Q), nb = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+        __m256i ri = _mm256_castps_si256(ismax ? _mm256_max_ps(x, y) : _mm256_min_ps(x, y));
+        ri = ismax ? _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(xi, yi), sign), ri)
+                   : _mm256_or_si256(ri, _mm256_and_si256(_mm256_or_si256(xi, yi), sign));
+        __m256 r = _mm256_blendv_ps(_mm256_castsi256_ps(ri), y, na);
+        r = _mm256_blendv_ps(r, x, nb);
+        r = _mm256_blendv_ps(r, canon, _mm256_or_ps(_mm256_and_ps(na, nb), _mm256_and_ps(_mm256_or_ps(na, nb), nanm)));
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(_mm256_castps_si256(r), lo));
+    }
+#undef FLUSH
+}
+
+/* min/max.f64 of a whole warp, as fp64_min/fp64_max: minmax_f32_row's method on doubles
+ * (vminpd/vmaxpd, the sign of a tie of zeros from the operands', then the NaN rules: one
+ * NaN gives the other operand, two give b quieted, as the H200 does).  d may be an operand. */
+static __attribute__((noinline)) void minmax_f64_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int ismax)
+{
+    const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i quiet = _mm256_set1_epi64x(0x0008000000000000);
+    for (int l = 0; l < BC_WARP; l += 4) {
+        __m256i xi = _mm256_loadu_si256((const __m256i *)(a + l)), yi = _mm256_loadu_si256((const __m256i *)(b + l));
+        __m256d x = _mm256_castsi256_pd(xi), y = _mm256_castsi256_pd(yi);
+        __m256d na = _mm256_cmp_pd(x, x, _CMP_UNORD_Q), nb = _mm256_cmp_pd(y, y, _CMP_UNORD_Q);
+        __m256i ri = _mm256_castpd_si256(ismax ? _mm256_max_pd(x, y) : _mm256_min_pd(x, y));
+        ri = ismax ? _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(xi, yi), sign), ri)
+                   : _mm256_or_si256(ri, _mm256_and_si256(_mm256_or_si256(xi, yi), sign));
+        __m256d r = _mm256_blendv_pd(_mm256_castsi256_pd(ri), y, na);
+        r = _mm256_blendv_pd(r, x, nb);
+        r = _mm256_blendv_pd(r, _mm256_castsi256_pd(_mm256_or_si256(yi, quiet)), _mm256_and_pd(na, nb));
+        _mm256_storeu_pd((double *)(d + l), r);
     }
 }
 
@@ -909,6 +936,41 @@ static __attribute__((noinline)) void setp_f32_row(int cmp, int ftz, uint64_t *d
     }
 #undef SETP_F32_CASE
 #undef FLUSH
+}
+
+/* cvt.r{n,z,m,p}i{.ftz}.f32.f32 of a whole warp: vroundps on the slots as they are (the odd
+ * floats are the high words, masked off), into a row of its own, then fp_cvt_frint for the
+ * lanes the host cannot do (a NaN: the canonical one; .ftz and a subnormal: its signed
+ * zero), then d (which may be a).  GCC's loop of rintf(f32(A)) narrows every operand. */
+static __attribute__((noinline)) void frint32_row(uint64_t *d, const uint64_t *a, fp_rint r, int flags)
+{
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff), expo = _mm256_set1_epi32(0x7f800000), zero = _mm256_setzero_si256();
+    const __m256i mant = _mm256_set1_epi32(0x7fffff);
+    uint64_t t[BC_WARP];
+    uint32_t bad = 0;
+#define FRINT32_CASE(k, imm) case k: \
+        for (int l = 0; l < BC_WARP; l += 4) { \
+            __m256i v = _mm256_loadu_si256((const __m256i *)(a + l)); \
+            __m256 x = _mm256_castsi256_ps(v); \
+            __m256i b = _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)); \
+            if (flags) b = _mm256_or_si256(b, _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, mant), zero), \
+                                                                  _mm256_cmpeq_epi32(_mm256_and_si256(v, expo), zero))); \
+            bad |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(b, 32))) << l; \
+            _mm256_storeu_si256((__m256i *)(t + l), _mm256_and_si256(_mm256_castps_si256(_mm256_round_ps(x, imm)), lo)); \
+        } \
+        break;
+    switch (r) {
+    FRINT32_CASE(FP_RNI, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+    FRINT32_CASE(FP_RZI, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+    FRINT32_CASE(FP_RMI, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+    default: FRINT32_CASE(FP_RPI, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
+    }
+#undef FRINT32_CASE
+    for (; bad; bad &= bad - 1) {
+        int l = __builtin_ctz(bad);
+        t[l] = fp_cvt_frint(a[l] & 0xffffffffu, FP_F32, r, flags);
+    }
+    memcpy(d, t, sizeof t);
 }
 #endif
 
@@ -2999,7 +3061,7 @@ next_group:
         vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) LANES_D(fp32_tanh_approx(A32)); vmnext
 #undef MUFU_ROW
 #if defined(__AVX2__)
-#define MINMAX32_ROW(ismax) if (m == FULL && !FTZ) { minmax32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax); vmnext }
+#define MINMAX32_ROW(ismax) if (m == FULL) { minmax_f32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax, FTZ != 0); vmnext }
 #else
 #define MINMAX32_ROW(ismax)
 #endif
@@ -3050,16 +3112,23 @@ next_group:
             vmnext
         vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
         vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
-        /* min/max.f64 by the host's compare where it decides (no NaN, not +0 against -0: the
-         * lanes whose operands compare equal with different bits); fp64_min/max the rest */
-        vmcase(MIN_F64)
+        /* min/max.f64: a whole warp's row (minmax_f64_row); without AVX2 the host's compare
+         * where it decides (no NaN, not +0 against -0: the lanes whose operands compare
+         * equal with different bits), fp64_min/max the rest */
+#if defined(__AVX2__)
+#define MINMAX64_ROW(ismax) if (m == FULL) { minmax_f64_row(R + I->d, R + I->a, R + I->b, ismax); vmnext }
+#else
+#define MINMAX64_ROW(ismax)
+#endif
+        vmcase(MIN_F64) MINMAX64_ROW(0)
             if (m == FULL) LANES_FIX(f64(A) < f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_min(A, B));
             else LANES_D(fp64_min(A, B));
             vmnext
-        vmcase(MAX_F64)
+        vmcase(MAX_F64) MINMAX64_ROW(1)
             if (m == FULL) LANES_FIX(f64(A) > f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_max(A, B));
             else LANES_D(fp64_max(A, B));
             vmnext
+#undef MINMAX64_ROW
         vmcase(ABS_F64) LANES_D(absneg64(A, 0, 0x7fffffffffffffffull)); vmnext
         vmcase(NEG_F64) LANES_D(absneg64(A, 0x8000000000000000ull, ~0ull)); vmnext
         vmcase(COPYSIGN_F64) LANES_D((B & 0x7fffffffffffffffull) | (A & 0x8000000000000000ull)); vmnext   /* fp64_copysign */
@@ -3142,6 +3211,9 @@ next_group:
                 if (s == FP_F32) LANES_FIX(bf32(frint_f(f32(A), r)), (v_ & 0x7fffffffu) > 0x7f800000u || (fl2 && !(A & 0x7f800000u) && (A & 0x7fffffu)), \
                                            fp_cvt_frint(A & sm, s, r, fl2)); \
                 else LANES_FIX(bf64(frint_d(f64(A), r)), isnan64(v_), fp_cvt_frint(A, s, r, fl2));
+#if defined(__AVX2__)
+                if (s == FP_F32) { frint32_row(R + I->d, R + I->a, (fp_rint)(I->m3 - 4), fl2); vmnext }
+#endif
                 switch (I->m3 - 4) {
                 case FP_RNI: FRINT_ROWS(FP_RNI) break;
                 case FP_RZI: FRINT_ROWS(FP_RZI) break;

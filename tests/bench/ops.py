@@ -122,6 +122,7 @@ OPS = [
     ('mul.ftz.f32', 'mul.rn.ftz.f32 %f4, %f2, %f3;'),
     ('fma.rn.ftz.f32', 'fma.rn.ftz.f32 %f4, %f2, %f3, %f1;'),
     ('min.f32', 'min.f32 %f4, %f2, %f3;'),
+    ('max.ftz.f32', 'max.ftz.f32 %f4, %f6, %f3;'),
     ('mul.f16', 'mul.rn.f16 %h3, %h1, %h2;'),
     ('add.f16x2', 'add.rn.f16x2 %r6, %r10, %r11;'),
     ('fma.rn.f16x2', 'fma.rn.f16x2 %r6, %r10, %r11, %r10;'),
