@@ -839,12 +839,20 @@ static inline void clz32_row(uint64_t *d, const uint64_t *a)
     }
 }
 
+/* The sign of vminps/vminpd's (vmaxps/vmaxpd's) result r of x and y set from the operands'
+ * signs (sign: each element's sign bit): a min of non-NaNs is negative when either operand
+ * is, a max when both are.  This fixes the one case the host gets wrong, a tie of zeros
+ * (it returns the second operand), and changes no other result. */
+static inline __m256i minmax_sign(__m256i r, __m256i x, __m256i y, __m256i sign, int ismax)
+{
+    return ismax ? _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(x, y), sign), r)
+                 : _mm256_or_si256(r, _mm256_and_si256(_mm256_or_si256(x, y), sign));
+}
+
 /* min/max{.ftz}{.NaN}.f32 of a whole warp, as fp32_min/fp32_max (vm/fp.c) compute them, on
  * the slots as they are (4 slots are 8 floats, the odd ones the high words, masked off):
- * vminps/vmaxps, whose one fault is a tie of zeros (they return the second operand), so
- * the sign comes from the operands' signs (a min is negative when either is, a max when
- * both are: true of every pair of non-NaNs); then the NaN rules (one NaN: the other
- * operand; both, or either under .NaN: the canonical NaN).  .ftz flushes subnormal
+ * vminps/vmaxps with minmax_sign's fix for a tie of zeros, then the NaN rules (one NaN:
+ * the other operand; both, or either under .NaN: the canonical NaN).  .ftz flushes subnormal
  * operands to their signed zeros first.  d may be an operand. */
 static __attribute__((noinline)) void minmax_f32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int nan_mode,
                                                      int ismax, int ftz)
@@ -859,8 +867,7 @@ static __attribute__((noinline)) void minmax_f32_row(uint64_t *d, const uint64_t
         __m256 x = _mm256_castsi256_ps(xi), y = _mm256_castsi256_ps(yi);
         __m256 na = _mm256_cmp_ps(x, x, _CMP_UNORD_Q), nb = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
         __m256i ri = _mm256_castps_si256(ismax ? _mm256_max_ps(x, y) : _mm256_min_ps(x, y));
-        ri = ismax ? _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(xi, yi), sign), ri)
-                   : _mm256_or_si256(ri, _mm256_and_si256(_mm256_or_si256(xi, yi), sign));
+        ri = minmax_sign(ri, xi, yi, sign, ismax);
         __m256 r = _mm256_blendv_ps(_mm256_castsi256_ps(ri), y, na);
         r = _mm256_blendv_ps(r, x, nb);
         r = _mm256_blendv_ps(r, canon, _mm256_or_ps(_mm256_and_ps(na, nb), _mm256_and_ps(_mm256_or_ps(na, nb), nanm)));
@@ -881,8 +888,7 @@ static __attribute__((noinline)) void minmax_f64_row(uint64_t *d, const uint64_t
         __m256d x = _mm256_castsi256_pd(xi), y = _mm256_castsi256_pd(yi);
         __m256d na = _mm256_cmp_pd(x, x, _CMP_UNORD_Q), nb = _mm256_cmp_pd(y, y, _CMP_UNORD_Q);
         __m256i ri = _mm256_castpd_si256(ismax ? _mm256_max_pd(x, y) : _mm256_min_pd(x, y));
-        ri = ismax ? _mm256_andnot_si256(_mm256_andnot_si256(_mm256_and_si256(xi, yi), sign), ri)
-                   : _mm256_or_si256(ri, _mm256_and_si256(_mm256_or_si256(xi, yi), sign));
+        ri = minmax_sign(ri, xi, yi, sign, ismax);
         __m256d r = _mm256_blendv_pd(_mm256_castsi256_pd(ri), y, na);
         r = _mm256_blendv_pd(r, x, nb);
         r = _mm256_blendv_pd(r, _mm256_castsi256_pd(_mm256_or_si256(yi, quiet)), _mm256_and_pd(na, nb));
