@@ -93,7 +93,7 @@ static inline __attribute__((always_inline)) uint64_t dp4a(uint32_t a, uint32_t 
 }
 static uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b; }
 /* add.rn(.ftz).f32 as fp32_add computes it: the host's sum of the (flushed) operands, but
- * NaN results and, with .ftz, tiny ones (see f32_ftz8) from vm/fp.c */
+ * NaN results and, with .ftz, tiny ones (which the host's rounding cannot tell at 2^-126) from vm/fp.c */
 static inline uint32_t fadd32_host(uint32_t a, uint32_t b, int ftz)
 {
     uint32_t x = ftz ? ftz32(a) : a, y = ftz ? ftz32(b) : b;
@@ -668,6 +668,34 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
     *hb = (uintptr_t)host - (uintptr_t)off;
     return 1;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <xmmintrin.h>
+
+/* The host's flush mode (MXCSR's DAZ and FTZ bits).  With both set, SSE/AVX
+ * arithmetic is PTX's .ftz: subnormal operands read as their signed zeros (DAZ),
+ * and a result that is tiny after rounding with an unbounded exponent becomes its
+ * signed zero (FTZ: x86 detects tininess after rounding, and sm_90 flushes by that
+ * rule too, tests/fp's ftz_probe).  tests/fp/ftz_host.c checks the host against
+ * vm/fp.c on operands built around the tininess bound.  host_ftz_on returns the
+ * MXCSR that host_ftz_off restores.  GCC does not know that vector arithmetic reads
+ * MXCSR: the memory barriers keep every load of the operands after the set and
+ * every store of a result before the restore, which pins the arithmetic between. */
+enum { MXCSR_DAZ = 1u << 6, MXCSR_FTZ = 1u << 15 };
+static inline uint32_t host_ftz_on(void)
+{
+    uint32_t s = _mm_getcsr();
+    _mm_setcsr(s | MXCSR_DAZ | MXCSR_FTZ);
+    __asm__ volatile("" ::: "memory");
+    return s;
+}
+static inline void host_ftz_off(uint32_t s)
+{
+    __asm__ volatile("" ::: "memory");
+    _mm_setcsr(s);
+}
+#endif
+enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA };    /* the .rn.ftz rows' and lanes' operations */
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -1461,61 +1489,23 @@ static inline int lds_in_range(uint64_t mn, uint64_t mx, uint64_t any, int64_t l
 {
     return !(any & 3) && mx < (1ull << 40) && (int64_t)mn + lo >= 0 && (int64_t)mx + hi <= (int64_t)lim;
 }
-/* add, sub, mul or fma.rn.ftz.f32 of 8 lanes as vm/fp.c computes them:
- * subnormal operands flushed to signed zeros, the host's operation, and
- * lanes whose result is tiny (|r| <= 2^-126, not 0: sm_90 flushes what is
- * tiny after rounding with an unbounded exponent, which the host's rounding
- * cannot tell at 2^-126) redone by vm/fp.c from the unflushed operands. */
-enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA };
-__attribute__((target("fma"))) static inline __attribute__((always_inline)) __m256 f32_ftz8(int op, __m256 u, __m256 v,
-                                                                                          __m256 c)
-{
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i ub = _mm256_castps_si256(u), vb = _mm256_castps_si256(v), cb = _mm256_castps_si256(c);
-    __m256 x = _mm256_castsi256_ps(ftz_in8(ub)), y = _mm256_castsi256_ps(ftz_in8(vb));
-    __m256 r = op == F32X_ADD ? _mm256_add_ps(x, y) : op == F32X_SUB ? _mm256_sub_ps(x, y)
-             : op == F32X_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, _mm256_castsi256_ps(ftz_in8(cb)));
-    __m256i ab = _mm256_and_si256(_mm256_castps_si256(r), _mm256_set1_epi32(0x7fffffff));
-    __m256i tiny = _mm256_andnot_si256(_mm256_cmpeq_epi32(ab, zero), _mm256_cmpgt_epi32(_mm256_set1_epi32(0x00800001), ab));
-    if (__builtin_expect(!_mm256_testz_si256(tiny, tiny), 0)) {
-        uint32_t ua[8], va[8], ca[8], ra[8];
-        _mm256_storeu_si256((__m256i *)ua, ub);
-        _mm256_storeu_si256((__m256i *)va, vb);
-        _mm256_storeu_si256((__m256i *)ca, cb);
-        _mm256_storeu_si256((__m256i *)ra, _mm256_castps_si256(r));
-        for (uint32_t mm = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(tiny)); mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            ra[l] = op == F32X_ADD ? fp32_add(ua[l], va[l], FP_RN, 1, 0) : op == F32X_SUB ? fp32_sub(ua[l], va[l], FP_RN, 1, 0)
-                  : op == F32X_MUL ? fp32_mul(ua[l], va[l], FP_RN, 1, 0) : fp32_fma(ua[l], va[l], ca[l], FP_RN, 1, 0);
-        }
-        r = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)ra));
-    }
-    return r;
-}
-#define fma_ftz8(u, v, c) f32_ftz8(F32X_FMA, u, v, c)
-/* add, sub, mul or fma.rn.ftz.f32 of a whole warp: d (written after each
- * group of 8 lanes is read, so it may be an operand) = a op b (op c),
- * the canonical NaN for NaN results. */
+/* add, sub, mul or fma.rn.ftz.f32 of a whole warp: f32_row or fma32_row in
+ * host_ftz mode (d may be an operand). */
 __attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                        const uint64_t *c)
 {
-    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    for (int g = 0; g < BC_WARP; g += 8) {
-        __m256 u = _mm256_castsi256_ps(row8_pack(a + g)), v = _mm256_castsi256_ps(row8_pack(b + g));
-        __m256 w = op == F32X_FMA ? _mm256_castsi256_ps(row8_pack(c + g)) : _mm256_setzero_ps();
-        __m256 r;
-        switch (op) {           /* one inlined copy per op */
-        case F32X_ADD: r = f32_ftz8(F32X_ADD, u, v, w); break;
-        case F32X_SUB: r = f32_ftz8(F32X_SUB, u, v, w); break;
-        case F32X_MUL: r = f32_ftz8(F32X_MUL, u, v, w); break;
-        default: r = f32_ftz8(F32X_FMA, u, v, w); break;
-        }
-        row8_put(d + g, _mm256_castps_si256(_mm256_blendv_ps(r, qnan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q))));
+    const uint32_t csr = host_ftz_on();
+    switch (op) {
+    case F32X_ADD: f32_row(F32_ROW_ADD, d, a, b); break;
+    case F32X_SUB: f32_row(F32_ROW_SUB, d, a, b); break;
+    case F32X_MUL: f32_row(F32_ROW_MUL, d, a, b); break;
+    default: fma32_row(d, a, b, c); break;
     }
+    host_ftz_off(csr);
 }
 /* add, sub, mul or fma.rn.sat.f32 (with or without .ftz) of a whole warp:
  * the host's operation on the (flushed) operands, then .sat (sat32); with
- * .ftz the lanes whose result is tiny (0 < |r| <= 2^-126, see f32_ftz8) are
+ * .ftz the lanes whose result is tiny (0 < |r| <= 2^-126, see fadd32_host) are
  * redone by vm/fp.c.  d may be an operand (written after all are read). */
 #define F32_SAT_LOOP(expr) for (int l = 0; l < BC_WARP; l++) { \
         uint32_t x_ = (uint32_t)a[l], y_ = (uint32_t)b[l], z_ = (uint32_t)c[l]; \
@@ -1551,7 +1541,7 @@ enum { LDS_MAX_STEPS = 64 };        /* triples per call (the rest: the next head
 /* The run's triples for lanes 8g..8g+7, whose addresses have the shapes sa
  * and sb (constants: one copy of the loop per pair of shapes). */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
-lds_fma_group(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
               const uint64_t *rb, __m256i ia, __m256i ib, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -1559,7 +1549,7 @@ lds_fma_group(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t 
     for (uint32_t k = 0; k < n; k++) {
         const lds_step *t = &T[k];
         __m256 u = row8_load(sa, sh + t->ia, ra[0], ia), v = row8_load(sb, sh + t->ib, rb[0], ib);
-        acc = ftz ? fma_ftz8(u, v, acc) : _mm256_fmadd_ps(u, v, acc);
+        acc = _mm256_fmadd_ps(u, v, acc);
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0)) {
             if (!(t->dead & BC_FUSE_X_DEAD)) row8_put(R + t->dx, _mm256_castps_si256(t->sw ? v : u));
             if (!(t->dead & BC_FUSE_Y_DEAD)) row8_put(R + t->dy, _mm256_castps_si256(t->sw ? u : v));
@@ -1573,7 +1563,7 @@ lds_fma_group(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t 
  * independent chains of fmas.  The run writes neither base (vm/fuse.c), so the
  * groups' bases are read once, into registers. */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
-lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
+lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
              const uint64_t *rb, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -1592,7 +1582,7 @@ lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n
         for (int g = 0; g < 4; g++) {
             u[g] = row8_load(sa, pa[g], (uint64_t)t->ia, none);
             v[g] = row8_load(sb, pb[g], (uint64_t)t->ib, none);
-            acc[g] = ftz ? fma_ftz8(u[g], v[g], acc[g]) : _mm256_fmadd_ps(u[g], v[g], acc[g]);
+            acc[g] = _mm256_fmadd_ps(u[g], v[g], acc[g]);
         }
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0))
 #pragma GCC unroll 4
@@ -1609,16 +1599,15 @@ lds_fma_warp(int sa, int sb, int ftz, uint64_t *R, const lds_step *T, uint32_t n
  * whole warp, the loads from the bases of I's own two loads, ra and rb: 1
  * when done; 0, with nothing written, when some offset is out of range or
  * unaligned (the original instructions then run and fault at the exact pc).
- * The accumulator stays in registers between the fmas (.ftz: fma_ftz8);
+ * The accumulator stays in registers between the fmas (.ftz: in host_ftz mode, lds_fma_run);
  * each group of 8 lanes runs all the triples in turn, so every slot is written in program
  * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
  * accumulator only ever gives a NaN, so the NaN kept in a register between
  * the fmas changes no result). */
-__attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
-                                                      const uint8_t *sh, uint64_t lim)
+__attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
+                                                       const uint8_t *sh, uint64_t lim)
 {
     const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
-    const int ftz = (I[0].e & BC_FUSE_FTZ) != 0;         /* the same in every triple of the run */
     /* the head's triples as vm/fuse.c decoded them; the ranges are those of all I->b of them
      * (a run cut short by the turn takes the original instructions only if a later offset is
      * out of range) */
@@ -1639,7 +1628,7 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
         uint32_t c = I[2].c;
-#define LDS_WARP(x, y) (ftz ? lds_fma_warp(x, y, 1, R, T, n, sh, ra, rb, c) : lds_fma_warp(x, y, 0, R, T, n, sh, ra, rb, c))
+#define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, n, sh, ra, rb, c)
         switch (a4 * 3 + b4) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
@@ -1658,7 +1647,7 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
         uint64_t *Rg = R + 8 * g;
         const uint64_t *pa = ra + 8 * g, *pb = rb + 8 * g;
         uint32_t c = I[2].c;
-#define LDS_GROUP(x, y) lds_fma_group(x, y, ftz, Rg, T, n, sh, pa, pb, sa[g].idx, sb[g].idx, c)
+#define LDS_GROUP(x, y) lds_fma_group(x, y, Rg, T, n, sh, pa, pb, sa[g].idx, sb[g].idx, c)
         switch (sa[g].shape * 3 + sb[g].shape) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_GROUP(ROW8_SIDE, ROW8_SIDE); break;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_GROUP(ROW8_SIDE, ROW8_SAME); break;
@@ -1669,6 +1658,16 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
 #undef LDS_GROUP
     }
     return 1;
+}
+/* lds_fma_rows, .ftz runs (the same in every triple of the run) in host_ftz mode */
+__attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
+                                                      const uint8_t *sh, uint64_t lim)
+{
+    if (!(I[0].e & BC_FUSE_FTZ)) return lds_fma_rows(M, R, I, n, sh, lim);
+    const uint32_t csr = host_ftz_on();
+    int done = lds_fma_rows(M, R, I, n, sh, lim);
+    host_ftz_off(csr);
+    return done;
 }
 /* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
  * checked: 8 lanes side by side are one block copy; others lane by lane, in
@@ -2415,6 +2414,21 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *
         R[I->d + l] = canon32(__builtin_fmaf(f32(R[I->a + l]), f32(R[I->b + l]), f32(R[I->c + l])));
     }
 }
+#if defined(__AVX2__)
+/* add, sub, mul or fma.rn.ftz.f32 of lanes m in host_ftz mode (the AVX2 copy's partial
+ * warps). */
+__attribute__((target("fma"))) static void f32_ftz_lanes(int op, uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    const uint32_t csr = host_ftz_on();
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        float x = f32(R[I->a + l]), y = f32(R[I->b + l]);
+        R[I->d + l] = canon32(op == F32X_ADD ? x + y : op == F32X_SUB ? x - y : op == F32X_MUL ? x * y
+                                                    : __builtin_fmaf(x, y, f32(R[I->c + l])));
+    }
+    host_ftz_off(csr);
+}
+#endif
 #if !defined(__AVX2__)       /* the AVX2 copy has fma32_row */
 __attribute__((target("fma"))) static void fma32_hw_full(uint64_t *R, const bc_insn *I)
 {
@@ -3022,11 +3036,18 @@ next_group:
 #else
 #define F32_FTZ_ROW(op)
 #endif
-        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+#if defined(__AVX2__)         /* the base copy keeps vm/fp.c: rowdiff.py's reference */
+#define F32_FTZ_LANES(op) if (RND == FP_RN && (I->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ && have_fma) { \
+                              f32_ftz_lanes(op, R, I, m); vmnext }
+#else
+#define F32_FTZ_LANES(op)
+#endif
+        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) F32_FTZ_LANES(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) F32_FTZ_LANES(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) F32_FTZ_LANES(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) F32_FTZ_LANES(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
 #undef F32_FTZ_ROW
+#undef F32_FTZ_LANES
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the

@@ -66,7 +66,9 @@ FORMS = [
     ('cvt.rn.f16.f64 %rs9, %fd1;', 'rs'), ('cvt.rn.bf16.f64 %rs9, %fd1;', 'rs'),
     # f32
     ('add.f32 %f9, %f1, %f2;', 'f'), ('sub.f32 %f9, %f1, %f2;', 'f'), ('mul.f32 %f9, %f1, %f2;', 'f'),
-    ('fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('add.ftz.f32 %f9, %f1, %f2;', 'f'), ('mul.rz.f32 %f9, %f1, %f2;', 'f'),
+    ('fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('add.ftz.f32 %f9, %f1, %f2;', 'f'), ('sub.ftz.f32 %f9, %f1, %f2;', 'f'), ('mul.ftz.f32 %f9, %f1, %f2;', 'f'),
+    ('fma.rn.ftz.f32 %f9, %f1, %f2, %f3;', 'f'), ('@%p1 add.ftz.f32 %f9, %f1, %f2;', 'f'), ('@!%p1 mul.ftz.f32 %f9, %f1, %f2;', 'f'),
+    ('@%p1 fma.rn.ftz.f32 %f9, %f1, %f2, %f3;', 'f'), ('mul.rz.f32 %f9, %f1, %f2;', 'f'),
     ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('min.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, %f2;', 'f'),
     ('min.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.ftz.f32 %f9, %f1, %f2;', 'f'), ('min.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('max.NaN.f32 %f9, %f1, %f2;', 'f'), ('min.ftz.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, 0f00000000;', 'f'),
@@ -108,7 +110,8 @@ FORMS = [
 
 SPECIAL32 = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc00001,
              0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x4f000000, 0xcf000000, 0x4f800000, 0x5f000000,
-             0x80000000, 0x3effffff, 0x42fe0000, 0xc2fe0000, 0x7f7fffff]
+             0x80000000, 0x3effffff, 0x42fe0000, 0xc2fe0000, 0x7f7fffff,
+             0x20000000, 0x1fffffff, 0xa0000001, 0x00800001, 0x80800000]   # 2^-63 and around: products at the .ftz bound
 SPECIAL64 = [0, 1, 2**64 - 1, 2**63, 2**63 - 1, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
              0x7ff0000000000001, 0x0000000000000001, 0x8010000000000000, 0x3ff0000000000000, 0x43e0000000000000,
              0xc3e0000000000000, 0x41dfffffffc00000, 0xc1e0000000200000, 0x4330000000000001]
@@ -131,7 +134,14 @@ def inputs(rnd):
                 return v % 2**64
             return rnd.choice(SPECIAL64) if rnd.random() < 0.4 else rnd.getrandbits(64)
         r = [w32(), w32(), rnd.randrange(0, 40) if rnd.random() < 0.8 else w32(), rnd.randrange(0, 70) if rnd.random() < 0.8 else w32()]
-        lanes.append(r + [w64(), w64(), w64()] + [w32(), w32(), w32()] + [w64(), w64(), w64()] +
+        f = [w32(), w32(), w32()]
+        sub = lambda: rnd.getrandbits(1) << 31 | rnd.getrandbits(23)              # a subnormal
+        near = lambda e: rnd.getrandbits(1) << 31 | e << 23 | rnd.getrandbits(23)  # in binade 2^(e-127)
+        if t % 8 == 0:                 # .ftz: subnormal operands that matter (times large ones)
+            f = [sub(), near(rnd.randrange(147, 254)), near(rnd.randrange(1, 30))]
+        elif t % 8 == 1:               # .ftz: products near the tininess bound 2^-126, sums across it
+            f = [near(rnd.randrange(62, 65)), near(rnd.randrange(62, 66)), near(rnd.randrange(1, 3))]
+        lanes.append(r + [w64(), w64(), w64()] + f + [w64(), w64(), w64()] +
                      [rnd.getrandbits(16), rnd.getrandbits(16)] + [rnd.getrandbits(1)])
     return lanes
 

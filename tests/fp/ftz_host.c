@@ -1,0 +1,167 @@
+/* ftz_host.c -- the host's flush mode against vm/fp.c's .ftz.
+ *
+ * vm/exec.c computes add, sub, mul and fma.rn.ftz.f32 with the host's own
+ * instructions in MXCSR's DAZ + FTZ mode (host_ftz_on).  That is PTX's .ftz only
+ * if x86 flushes subnormal operands to their signed zeros and flushes a result
+ * exactly when it is tiny after rounding with an unbounded exponent (the rule
+ * sm_90 follows, tests/fp's ftz_probe).  This checks the host, scalar and 8 wide,
+ * against fp32_add/sub/mul/fma(..., FP_RN, ftz = 1, 0) on random bit patterns,
+ * on operands from the binades around the bound, and on products and fmas built
+ * to land within a few units of 2^-126, counting the cases where the two tininess
+ * rules differ (an exact result below 2^-126 that rounds up to it): the check
+ * fails if there are too few of those to tell the rules apart.
+ * Prints PASS/FAIL per operation; SKIP off x86-64 or without FMA (vm/exec.c
+ * uses the mode only there). */
+#include "fp.h"
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+enum { N_RANDOM = 1 << 21, N_BUILT = 1 << 21, MIN_SPLIT = 1000, SHOW = 4 };
+enum { MXCSR_DAZ = 1u << 6, MXCSR_FTZ = 1u << 15 };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_FMA, NOPS };
+static const char *const op_name[NOPS] = { "add.rn.ftz.f32", "sub.rn.ftz.f32", "mul.rn.ftz.f32", "fma.rn.ftz.f32" };
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next_rand(void)   /* splitmix64 */
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static float f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint32_t canon(uint32_t r) { return (r & 0x7fffffffu) > 0x7f800000u ? FP32_CANON_NAN : r; }
+/* a float with a random sign and significand in binade 2^(e - 127) (e = 0: a subnormal) */
+static uint32_t in_binade(uint32_t e) { uint64_t r = next_rand(); return (uint32_t)(r >> 63) << 31 | e << 23 | (uint32_t)(r & 0x7fffff); }
+
+static uint32_t reference(int op, uint32_t a, uint32_t b, uint32_t c)
+{
+    switch (op) {
+    case OP_ADD: return fp32_add(a, b, FP_RN, 1, 0);
+    case OP_SUB: return fp32_sub(a, b, FP_RN, 1, 0);
+    case OP_MUL: return fp32_mul(a, b, FP_RN, 1, 0);
+    default: return fp32_fma(a, b, c, FP_RN, 1, 0);
+    }
+}
+
+/* The host's results in the mode, one lane at a time and 8 at once.  The operands
+ * are read and the results stored between the two MXCSR writes (the barriers keep
+ * them there, as host_ftz_on's do). */
+__attribute__((target("avx2,fma"), noinline)) static void host8(int op, const uint32_t *a, const uint32_t *b,
+                                                                 const uint32_t *c, uint32_t *one, uint32_t *wide)
+{
+    uint32_t csr = _mm_getcsr();
+    _mm_setcsr(csr | MXCSR_DAZ | MXCSR_FTZ);
+    __asm__ volatile("" ::: "memory");
+    for (int l = 0; l < 8; l++) {
+        float x = f32(a[l]), y = f32(b[l]), z = f32(c[l]);
+        one[l] = bits(op == OP_ADD ? x + y : op == OP_SUB ? x - y : op == OP_MUL ? x * y : __builtin_fmaf(x, y, z));
+    }
+    __m256 x = _mm256_loadu_ps((const float *)a), y = _mm256_loadu_ps((const float *)b), z = _mm256_loadu_ps((const float *)c);
+    __m256 r = op == OP_ADD ? _mm256_add_ps(x, y) : op == OP_SUB ? _mm256_sub_ps(x, y)
+             : op == OP_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, z);
+    _mm256_storeu_ps((float *)wide, r);
+    __asm__ volatile("" ::: "memory");
+    _mm_setcsr(csr);
+}
+
+/* Whether a * b (+ c) is below 2^-126 in magnitude but rounds to it at 24 bits with an
+ * unbounded exponent: the products of floats and their sums with a float near 2^-126 are
+ * exact in doubles; scaling by 2^100 makes them normal floats, rounded by the cast. */
+static int split_case(int op, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (op != OP_MUL && op != OP_FMA) return 0;
+    double p = (double)f32(a) * (double)f32(b);
+    if (op == OP_FMA) {
+        double s = p + (double)f32(c);
+        if (s - p != (double)f32(c)) return 0;          /* not exact in a double: not counted */
+        p = s;
+    }
+    double m = p < 0 ? -p : p;
+    return m < 0x1p-126 && (double)(float)(m * 0x1p100) == 0x1p-26;
+}
+
+typedef struct { long n, bad, split; } tally;
+
+static void check8(int op, const uint32_t *a, const uint32_t *b, const uint32_t *c, tally *t)
+{
+    uint32_t one[8], wide[8];
+    host8(op, a, b, c, one, wide);
+    for (int l = 0; l < 8; l++) {
+        uint32_t want = reference(op, a[l], b[l], c[l]);
+        t->n++;
+        t->split += split_case(op, a[l], b[l], c[l]);
+        if (canon(one[l]) != want || canon(wide[l]) != want) {
+            if (t->bad++ < SHOW)
+                printf("  %s %08x %08x %08x: host %08x (8 wide %08x), vm/fp.c %08x\n", op_name[op], a[l], b[l], c[l],
+                       one[l], wide[l], want);
+        }
+    }
+}
+
+/* 8 operand triples of kind k for op */
+static void make8(int op, int k, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    for (int l = 0; l < 8; l++) {
+        switch (k) {
+        case 0:                        /* random bit patterns */
+            a[l] = (uint32_t)next_rand(), b[l] = (uint32_t)next_rand(), c[l] = (uint32_t)next_rand();
+            break;
+        case 1:                        /* subnormals, the smallest normals, and large partners */
+            a[l] = in_binade((uint32_t)(next_rand() % 3)), b[l] = in_binade(100 + (uint32_t)(next_rand() % 154));
+            c[l] = in_binade((uint32_t)(next_rand() % 4));
+            if (next_rand() & 1) { uint32_t s = a[l]; a[l] = b[l], b[l] = s; }
+            break;
+        case 2: {                      /* a * b within a few units of 2^-126 */
+            uint32_t ea = 127 - 20 + (uint32_t)(next_rand() % 41);
+            a[l] = in_binade(ea);
+            float q = (float)(0x1p-126 * (1.0 + ((double)(int)(next_rand() % 17) - 8) * 0x1p-25) / (double)f32(a[l]));
+            b[l] = bits(q) ^ (uint32_t)(next_rand() & 1) << 31;
+            b[l] += (uint32_t)(next_rand() % 5) - 2;
+            c[l] = next_rand() & 1 ? in_binade(1 + (uint32_t)(next_rand() % 2)) : (uint32_t)(next_rand() & 1) << 31;
+            break;
+        }
+        default: {                     /* fma: a * b plus minus its rounded value (the rounding error) or
+                                        * a normal near 2^-126, the sum across the bound */
+            a[l] = in_binade(127 - 40 + (uint32_t)(next_rand() % 30)), b[l] = in_binade(127 - 60 + (uint32_t)(next_rand() % 30));
+            float p = f32(a[l]) * f32(b[l]);
+            c[l] = next_rand() & 1 ? bits(-p) + (uint32_t)(next_rand() % 3) - 1 : in_binade(1 + (uint32_t)(next_rand() % 2));
+            break;
+        }
+        }
+    }
+    (void)op;
+}
+
+int main(void)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+        printf("SKIP ftz_host: this CPU has no AVX2/FMA, so vm/exec.c does not use the host's flush mode\n");
+        return 0;
+    }
+    int failed = 0;
+    for (int op = 0; op < NOPS; op++) {
+        tally t = { 0, 0, 0 };
+        uint32_t a[8], b[8], c[8];
+        for (long i = 0; i < N_RANDOM / 8; i++) { make8(op, (int)(i & 1), a, b, c); check8(op, a, b, c, &t); }
+        for (long i = 0; i < N_BUILT / 8; i++) { make8(op, 2 + (int)(i & 1), a, b, c); check8(op, a, b, c, &t); }
+        int need_split = op == OP_MUL || op == OP_FMA;
+        int ok = t.bad == 0 && (!need_split || t.split >= MIN_SPLIT);
+        printf("%s %s: %ld cases, %ld differ; %ld where tininess before and after rounding differ%s\n", ok ? "PASS" : "FAIL",
+               op_name[op], t.n, t.bad, t.split, need_split && t.split < MIN_SPLIT ? " (too few to tell the rules apart)" : "");
+        failed |= !ok;
+    }
+    return failed;
+}
+#else
+int main(void)
+{
+    printf("SKIP ftz_host: not an x86-64 host, so vm/exec.c does not use the host's flush mode\n");
+    return 0;
+}
+#endif
