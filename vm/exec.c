@@ -673,7 +673,7 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
 #include <xmmintrin.h>
 
 /* The host's flush mode (MXCSR's DAZ and FTZ bits).  With both set, SSE/AVX
- * arithmetic is PTX's .ftz: subnormal operands read as their signed zeros (DAZ),
+ * arithmetic and compares are PTX's .ftz: subnormal operands read as their signed zeros (DAZ),
  * and a result that is tiny after rounding with an unbounded exponent becomes its
  * signed zero (FTZ: x86 detects tininess after rounding, and sm_90 flushes by that
  * rule too, tests/fp's ftz_probe).  tests/fp/ftz_host.c checks the host against
@@ -950,20 +950,16 @@ static inline void setp_s32_row(uint64_t *d, const uint64_t *a, const uint64_t *
     }
 }
 
-/* setp.cmp{.ftz}.f32 of a whole warp on the 64-bit slots as they are: 4 slots are 8 floats,
+/* setp.cmp.f32 of a whole warp on the 64-bit slots as they are: 4 slots are 8 floats,
  * the odd ones the high words, whose results the 1 in each slot masks off (GCC's loop of
- * f32(A) < f32(B) narrows every operand with cross-lane shuffles).  .ftz compares a
- * subnormal as +0 (the zeros' signs do not matter to a compare).  Each PTX compare is one
+ * f32(A) < f32(B) narrows every operand with cross-lane shuffles).  Each PTX compare is one
  * vcmpps predicate: the ordered ones (_OQ) false, the unordered ones (_UQ) true on a NaN. */
-static __attribute__((noinline)) void setp_f32_row(int cmp, int ftz, uint64_t *d, const uint64_t *a, const uint64_t *b)
+static __attribute__((noinline)) void setp_f32_row(int cmp, uint64_t *d, const uint64_t *a, const uint64_t *b)
 {
-    const __m256i one = _mm256_set1_epi64x(1), expo = _mm256_set1_epi32(0x7f800000), zero = _mm256_setzero_si256();
-    /* ftz_in8 without keeping the sign (a compare does not see it): 12% faster here */
-#define FLUSH(v) (ftz ? _mm256_castsi256_ps(_mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, expo), zero), v)) \
-                      : _mm256_castsi256_ps(v))
+    const __m256i one = _mm256_set1_epi64x(1);
 #define SETP_F32_CASE(k, pred) case k: \
         for (int l = 0; l < BC_WARP; l += 4) { \
-            __m256 x = FLUSH(_mm256_loadu_si256((const __m256i *)(a + l))), y = FLUSH(_mm256_loadu_si256((const __m256i *)(b + l))); \
+            __m256 x = _mm256_loadu_ps((const float *)(a + l)), y = _mm256_loadu_ps((const float *)(b + l)); \
             _mm256_storeu_si256((__m256i *)(d + l), _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(x, y, pred)), one)); \
         } \
         break;
@@ -977,7 +973,14 @@ static __attribute__((noinline)) void setp_f32_row(int cmp, int ftz, uint64_t *d
     SETP_F32_CASE(BC_CMP_NUM, _CMP_ORD_Q) default: SETP_F32_CASE(BC_CMP_NAN, _CMP_UNORD_Q)
     }
 #undef SETP_F32_CASE
-#undef FLUSH
+}
+/* setp.cmp.ftz.f32 of a whole warp: setp_f32_row in host_ftz mode (DAZ compares a
+ * subnormal operand as zero; tests/fp/ftz_host.c). */
+static void setp_f32_ftz_row(int cmp, uint64_t *d, const uint64_t *a, const uint64_t *b)
+{
+    const uint32_t csr = host_ftz_on();
+    setp_f32_row(cmp, d, a, b);
+    host_ftz_off(csr);
 }
 
 /* cvt.r{n,z,m,p}i{.ftz}.f32.f32 of a whole warp: vroundps on the slots as they are (the odd
@@ -1503,36 +1506,30 @@ __attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, cons
     }
     host_ftz_off(csr);
 }
-/* add, sub, mul or fma.rn.sat.f32 (with or without .ftz) of a whole warp:
- * the host's operation on the (flushed) operands, then .sat (sat32); with
- * .ftz the lanes whose result is tiny (0 < |r| <= 2^-126, see fadd32_host) are
- * redone by vm/fp.c.  d may be an operand (written after all are read). */
-#define F32_SAT_LOOP(expr) for (int l = 0; l < BC_WARP; l++) { \
-        uint32_t x_ = (uint32_t)a[l], y_ = (uint32_t)b[l], z_ = (uint32_t)c[l]; \
-        if (ftz) { x_ = ftz32(x_); y_ = ftz32(y_); z_ = ftz32(z_); } \
-        float x = f32(x_), y = f32(y_), z = f32(z_); (void)z; \
-        uint32_t r_ = (uint32_t)bf32(expr); \
-        tiny |= (uint64_t)(ftz && (r_ & 0x7fffffffu) - 1u < 0x00800000u) << l; \
-        t[l] = sat32(r_); }
+/* .sat (sat32) of the f32 results in 4 slots' low words, as 32-bit integers: NaN and
+ * anything with the sign bit set 0, above 1.0 1.0; the high words zeroed. */
+static inline __m256i sat32x4(__m256i v)
+{
+    const __m256i one = _mm256_set1_epi32(0x3f800000), inf = _mm256_set1_epi32(0x7f800000);
+    const __m256i zero = _mm256_setzero_si256(), lo = _mm256_set1_epi64x(0xffffffff);
+    __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(zero, v), _mm256_cmpgt_epi32(v, inf));
+    return _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_min_epi32(v, one)), lo);
+}
+/* add, sub, mul or fma.rn.sat.f32 of a whole warp (.ftz: in host_ftz mode): the host's
+ * operation on the slots as they are (as f32_row), then .sat, which also takes NaNs to 0.
+ * d may be an operand. */
 __attribute__((target("fma"))) static void f32_sat_row(int op, int ftz, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                        const uint64_t *c)
 {
-    uint64_t t[BC_WARP], tiny = 0;
-    switch (op) {
-    case F32X_ADD: F32_SAT_LOOP(x + y) break;
-    case F32X_SUB: F32_SAT_LOOP(x - y) break;
-    case F32X_MUL: F32_SAT_LOOP(x * y) break;
-    default: F32_SAT_LOOP(__builtin_fmaf(x, y, z)) break;
+    const uint32_t csr = ftz ? host_ftz_on() : 0;
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256 x = f32_row_load(a + k), y = f32_row_load(b + k);
+        __m256 r = op == F32X_ADD ? _mm256_add_ps(x, y) : op == F32X_SUB ? _mm256_sub_ps(x, y)
+                 : op == F32X_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, f32_row_load(c + k));
+        _mm256_storeu_si256((__m256i *)(d + k), sat32x4(_mm256_castps_si256(r)));
     }
-    for (uint64_t mm = tiny; mm; mm &= mm - 1) {
-        int l = __builtin_ctzll(mm);
-        uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l];
-        t[l] = op == F32X_ADD ? fp32_add(x, y, FP_RN, 1, 1) : op == F32X_SUB ? fp32_sub(x, y, FP_RN, 1, 1)
-             : op == F32X_MUL ? fp32_mul(x, y, FP_RN, 1, 1) : fp32_fma(x, y, z, FP_RN, 1, 1);
-    }
-    memcpy(d, t, sizeof t);
+    if (ftz) host_ftz_off(csr);
 }
-#undef F32_SAT_LOOP
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
  * fma go to, and which of them need not be written (BC_FUSE_*). */
@@ -2987,7 +2984,7 @@ next_group:
         case BC_CMP_NUM: LANES_D(X == X && Y == Y); break; default: LANES_D(X != X || Y != Y); break; }
         vmcase(SETP_F32)
 #if defined(__AVX2__)
-            if (m == FULL) { setp_f32_row(I->m1, FTZ != 0, R + I->d, R + I->a, R + I->b); vmnext }
+            if (m == FULL) { (FTZ ? setp_f32_ftz_row : setp_f32_row)(I->m1, R + I->d, R + I->a, R + I->b); vmnext }
 #endif
             if (FTZ) FCMP_SWITCH(f32(ftz32(A32)), f32(ftz32(B32)))
             else FCMP_SWITCH(f32(A), f32(B))

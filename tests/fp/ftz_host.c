@@ -10,6 +10,8 @@
  * to land within a few units of 2^-126, counting the cases where the two tininess
  * rules differ (an exact result below 2^-126 that rounds up to it): the check
  * fails if there are too few of those to tell the rules apart.
+ * setp.ftz.f32 is vcmpps in the mode too: the compares are checked against C's
+ * on the operands flushed by hand.
  * Prints PASS/FAIL per operation; SKIP off x86-64 or without FMA (vm/exec.c
  * uses the mode only there). */
 #include "fp.h"
@@ -67,6 +69,35 @@ __attribute__((target("avx2,fma"), noinline)) static void host8(int op, const ui
     _mm256_storeu_ps((float *)wide, r);
     __asm__ volatile("" ::: "memory");
     _mm_setcsr(csr);
+}
+
+/* The compares' masks (bit p of out[l]: predicate p on lane l) in the mode, 8 wide. */
+enum { NCMP = 6 };
+static const char *const cmp_name[NCMP] = { "eq", "lt", "le", "neu", "ltu", "nan" };
+__attribute__((target("avx2"), noinline)) static void cmp8(const uint32_t *a, const uint32_t *b, uint32_t *out)
+{
+    uint32_t csr = _mm_getcsr();
+    _mm_setcsr(csr | MXCSR_DAZ | MXCSR_FTZ);
+    __asm__ volatile("" ::: "memory");
+    __m256 x = _mm256_loadu_ps((const float *)a), y = _mm256_loadu_ps((const float *)b);
+    int m[NCMP] = { _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_EQ_OQ)), _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_LT_OQ)),
+                    _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_LE_OQ)), _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ)),
+                    _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_NGE_UQ)), _mm256_movemask_ps(_mm256_cmp_ps(x, y, _CMP_UNORD_Q)) };
+    __asm__ volatile("" ::: "memory");
+    _mm_setcsr(csr);
+    for (int l = 0; l < 8; l++) {
+        out[l] = 0;
+        for (int p = 0; p < NCMP; p++) out[l] |= (uint32_t)((m[p] >> l) & 1) << p;
+    }
+}
+static uint32_t ftz_bits(uint32_t u) { return (u & 0x7f800000u) == 0 ? u & 0x80000000u : u; }
+/* the same compares of the flushed operands, by C (outside the mode) */
+static uint32_t cmp_reference(uint32_t a, uint32_t b)
+{
+    float x = f32(ftz_bits(a)), y = f32(ftz_bits(b));
+    int un = x != x || y != y;
+    return (uint32_t)(x == y) | (uint32_t)(x < y) << 1 | (uint32_t)(x <= y) << 2 | (uint32_t)!(x == y) << 3 |
+           (uint32_t)(un || x < y) << 4 | (uint32_t)un << 5;
 }
 
 /* Whether a * b (+ c) is below 2^-126 in magnitude but rounds to it at 24 bits with an
@@ -156,6 +187,25 @@ int main(void)
                op_name[op], t.n, t.bad, t.split, need_split && t.split < MIN_SPLIT ? " (too few to tell the rules apart)" : "");
         failed |= !ok;
     }
+    /* compares: kinds 0 and 1 of make8, and pairs of subnormals and zeros */
+    tally t = { 0, 0, 0 };
+    for (long i = 0; i < N_RANDOM / 8; i++) {
+        uint32_t a[8], b[8], c[8], got[8];
+        make8(OP_ADD, (int)(i % 3 < 2 ? i % 3 : 1), a, b, c);
+        if (i % 3 == 2)
+            for (int l = 0; l < 8; l++) a[l] = in_binade(0), b[l] = next_rand() & 1 ? in_binade(0) : (uint32_t)(next_rand() & 1) << 31;
+        cmp8(a, b, got);
+        for (int l = 0; l < 8; l++) {
+            uint32_t want = cmp_reference(a[l], b[l]);
+            t.n++;
+            if (got[l] != want && t.bad++ < SHOW)
+                for (int p = 0; p < NCMP; p++)
+                    if (((got[l] ^ want) >> p) & 1) printf("  setp.%s.ftz.f32 %08x %08x: host %u, flushed by hand %u\n", cmp_name[p],
+                                                             a[l], b[l], (got[l] >> p) & 1, (want >> p) & 1);
+        }
+    }
+    printf("%s setp.{eq,lt,le,neu,ltu,nan}.ftz.f32: %ld cases, %ld differ\n", t.bad ? "FAIL" : "PASS", t.n, t.bad);
+    failed |= t.bad != 0;
     return failed;
 }
 #else

@@ -69,7 +69,8 @@ FORMS = [
     ('fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('add.ftz.f32 %f9, %f1, %f2;', 'f'), ('sub.ftz.f32 %f9, %f1, %f2;', 'f'), ('mul.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('fma.rn.ftz.f32 %f9, %f1, %f2, %f3;', 'f'), ('@%p1 add.ftz.f32 %f9, %f1, %f2;', 'f'), ('@!%p1 mul.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('@%p1 fma.rn.ftz.f32 %f9, %f1, %f2, %f3;', 'f'), ('mul.rz.f32 %f9, %f1, %f2;', 'f'),
-    ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('min.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, %f2;', 'f'),
+    ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('sub.ftz.sat.f32 %f9, %f1, %f2;', 'f'), ('mul.sat.f32 %f9, %f1, %f2;', 'f'),
+    ('mul.ftz.sat.f32 %f9, %f1, %f2;', 'f'), ('fma.rn.sat.f32 %f9, %f1, %f2, %f3;', 'f'), ('fma.rn.ftz.sat.f32 %f9, %f1, %f2, %f3;', 'f'), ('min.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, %f2;', 'f'),
     ('min.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.ftz.f32 %f9, %f1, %f2;', 'f'), ('min.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('max.NaN.f32 %f9, %f1, %f2;', 'f'), ('min.ftz.NaN.f32 %f9, %f1, %f2;', 'f'), ('max.f32 %f9, %f1, 0f00000000;', 'f'),
     ('min.f32 %f9, %f1, 0f80000000;', 'f'), ('min.f32 %f9, %f1, 0f00000000;', 'f'), ('max.f32 %f9, %f1, 0f80000000;', 'f'), ('max.ftz.f32 %f9, %f1, 0f80000001;', 'f'), ('min.f32 %f9, %f1, %f1;', 'f'), ('abs.f32 %f9, %f1;', 'f'), ('neg.f32 %f9, %f1;', 'f'),
@@ -141,6 +142,8 @@ def inputs(rnd):
             f = [sub(), near(rnd.randrange(147, 254)), near(rnd.randrange(1, 30))]
         elif t % 8 == 1:               # .ftz: products near the tininess bound 2^-126, sums across it
             f = [near(rnd.randrange(62, 65)), near(rnd.randrange(62, 66)), near(rnd.randrange(1, 3))]
+        elif t % 8 == 2:               # .ftz compares and min/max: subnormals against each other and zeros
+            f = [sub(), sub() if rnd.random() < 0.5 else rnd.getrandbits(1) << 31, sub()]
         lanes.append(r + [w64(), w64(), w64()] + f + [w64(), w64(), w64()] +
                      [rnd.getrandbits(16), rnd.getrandbits(16)] + [rnd.getrandbits(1)])
     return lanes
