@@ -672,30 +672,35 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <xmmintrin.h>
 
-/* The host's flush mode (MXCSR's DAZ and FTZ bits).  With both set, SSE/AVX
- * arithmetic and compares are PTX's .ftz: subnormal operands read as their signed zeros (DAZ),
- * and a result that is tiny after rounding with an unbounded exponent becomes its
- * signed zero (FTZ: x86 detects tininess after rounding, and sm_90 flushes by that
- * rule too, tests/fp's ftz_probe).  tests/fp/ftz_host.c checks the host against
- * vm/fp.c on operands built around the tininess bound.  host_ftz_on returns the
- * MXCSR that host_ftz_off restores.  GCC does not know that vector arithmetic reads
- * MXCSR: the memory barriers keep every load of the operands after the set and
- * every store of a result before the restore, which pins the arithmetic between. */
-enum { MXCSR_DAZ = 1u << 6, MXCSR_FTZ = 1u << 15 };
-static inline uint32_t host_ftz_on(void)
+/* The host's rounding and flush modes (MXCSR's RC, DAZ and FTZ bits).  With RC set to
+ * PTX's .rn/.rz/.rm/.rp, SSE/AVX arithmetic rounds as the PTX instruction does (IEEE);
+ * with DAZ and FTZ set too, it is PTX's .ftz: subnormal operands read as their signed
+ * zeros (DAZ, compares too), and a result that is tiny after rounding with an unbounded
+ * exponent becomes its signed zero (FTZ: x86 detects tininess after rounding, and sm_90
+ * flushes by that rule too, tests/fp's ftz_probe).  tests/fp/host_modes.c checks the host
+ * in each mode against vm/fp.c, around the tininess bound for .ftz.  host_fp_on returns
+ * the MXCSR that host_fp_off restores; nothing that calls vm/fp.c may run between (it
+ * assumes the default mode).  GCC does not know that vector arithmetic reads MXCSR: the
+ * memory barriers keep every load of the operands after the set and every store of a
+ * result before the restore, which pins the arithmetic between. */
+enum { MXCSR_DAZ = 1u << 6, MXCSR_FTZ = 1u << 15, MXCSR_RC = 3u << 13 };
+static inline uint32_t host_fp_on(fp_rnd r, int ftz)
 {
+    static const uint32_t rc[4] = { [FP_RN] = 0, [FP_RZ] = 3u << 13, [FP_RM] = 1u << 13, [FP_RP] = 2u << 13 };
     uint32_t s = _mm_getcsr();
-    _mm_setcsr(s | MXCSR_DAZ | MXCSR_FTZ);
+    _mm_setcsr((s & ~MXCSR_RC) | rc[r & 3] | (ftz ? MXCSR_DAZ | MXCSR_FTZ : 0));
     __asm__ volatile("" ::: "memory");
     return s;
 }
-static inline void host_ftz_off(uint32_t s)
+static inline void host_fp_off(uint32_t s)
 {
     __asm__ volatile("" ::: "memory");
     _mm_setcsr(s);
 }
+static inline uint32_t host_ftz_on(void) { return host_fp_on(FP_RN, 1); }
+#define host_ftz_off host_fp_off
 #endif
-enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA };    /* the .rn.ftz rows' and lanes' operations */
+enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA, F32X_DIV };    /* the mode rows' and lanes' operations */
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -975,7 +980,7 @@ static __attribute__((noinline)) void setp_f32_row(int cmp, uint64_t *d, const u
 #undef SETP_F32_CASE
 }
 /* setp.cmp.ftz.f32 of a whole warp: setp_f32_row in host_ftz mode (DAZ compares a
- * subnormal operand as zero; tests/fp/ftz_host.c). */
+ * subnormal operand as zero; tests/fp/host_modes.c). */
 static void setp_f32_ftz_row(int cmp, uint64_t *d, const uint64_t *a, const uint64_t *b)
 {
     const uint32_t csr = host_ftz_on();
@@ -1025,7 +1030,7 @@ static __attribute__((noinline)) void frint32_row(uint64_t *d, const uint64_t *a
  * slots are 8 floats whose odd ones are +0.  The odd results are masked off
  * and a NaN becomes 0x7fffffff, as canon32 does: the same bits as the scalar
  * loop, without narrowing each operand to packed floats and widening back. */
-enum { F32_ROW_ADD, F32_ROW_SUB, F32_ROW_MUL };
+enum { F32_ROW_ADD, F32_ROW_SUB, F32_ROW_MUL, F32_ROW_DIV };
 static inline void f32_row_store(uint64_t *d, __m256 r)
 {
     const __m256i lo = _mm256_set1_epi64x(0xffffffff), qnan = _mm256_set1_epi64x(0x7fffffff);
@@ -1039,7 +1044,7 @@ static inline void f32_row(int op, uint64_t *d, const uint64_t *a, const uint64_
     for (int k = 0; k < BC_WARP; k += 4) {
         __m256 x = f32_row_load(a + k), y = f32_row_load(b + k);
         f32_row_store(d + k, op == F32_ROW_ADD ? _mm256_add_ps(x, y) : op == F32_ROW_SUB ? _mm256_sub_ps(x, y)
-                                                                      : _mm256_mul_ps(x, y));
+                           : op == F32_ROW_MUL ? _mm256_mul_ps(x, y) : _mm256_div_ps(x, y));   /* 0/0 in the high words: masked */
     }
 }
 __attribute__((target("fma"))) static void fma32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
@@ -1492,19 +1497,20 @@ static inline int lds_in_range(uint64_t mn, uint64_t mx, uint64_t any, int64_t l
 {
     return !(any & 3) && mx < (1ull << 40) && (int64_t)mn + lo >= 0 && (int64_t)mx + hi <= (int64_t)lim;
 }
-/* add, sub, mul or fma.rn.ftz.f32 of a whole warp: f32_row or fma32_row in
- * host_ftz mode (d may be an operand). */
-__attribute__((target("fma"))) static void f32_ftz_row(int op, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                                                       const uint64_t *c)
+/* add, sub, mul, fma or div.f32 of a whole warp with PTX's rounding r and .ftz: f32_row or
+ * fma32_row in that host mode (d may be an operand). */
+__attribute__((target("fma"))) static void f32_mode_row(int op, fp_rnd r, int ftz, uint64_t *d, const uint64_t *a,
+                                                        const uint64_t *b, const uint64_t *c)
 {
-    const uint32_t csr = host_ftz_on();
+    const uint32_t csr = host_fp_on(r, ftz);
     switch (op) {
     case F32X_ADD: f32_row(F32_ROW_ADD, d, a, b); break;
     case F32X_SUB: f32_row(F32_ROW_SUB, d, a, b); break;
     case F32X_MUL: f32_row(F32_ROW_MUL, d, a, b); break;
+    case F32X_DIV: f32_row(F32_ROW_DIV, d, a, b); break;
     default: fma32_row(d, a, b, c); break;
     }
-    host_ftz_off(csr);
+    host_fp_off(csr);
 }
 /* .sat (sat32) of the f32 results in 4 slots' low words, as 32-bit integers: NaN and
  * anything with the sign bit set 0, above 1.0 1.0; the high words zeroed. */
@@ -2412,18 +2418,70 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *R, const bc_insn *
     }
 }
 #if defined(__AVX2__)
-/* add, sub, mul or fma.rn.ftz.f32 of lanes m in host_ftz mode (the AVX2 copy's partial
- * warps). */
-__attribute__((target("fma"))) static void f32_ftz_lanes(int op, uint64_t *R, const bc_insn *I, uint32_t m)
+/* add, sub, mul, fma or div.f32 of lanes m with rounding r and .ftz, in that host mode
+ * (the AVX2 copy's partial warps). */
+__attribute__((target("fma"))) static void f32_mode_lanes(int op, fp_rnd r, int ftz, uint64_t *R, const bc_insn *I,
+                                                          uint32_t m)
 {
-    const uint32_t csr = host_ftz_on();
+    const uint32_t csr = host_fp_on(r, ftz);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
         float x = f32(R[I->a + l]), y = f32(R[I->b + l]);
         R[I->d + l] = canon32(op == F32X_ADD ? x + y : op == F32X_SUB ? x - y : op == F32X_MUL ? x * y
-                                                    : __builtin_fmaf(x, y, f32(R[I->c + l])));
+                            : op == F32X_DIV ? x / y : __builtin_fmaf(x, y, f32(R[I->c + l])));
     }
-    host_ftz_off(csr);
+    host_fp_off(csr);
+}
+/* add, sub, mul, fma or div.f64 of lanes m with rounding r: the host in that mode, then
+ * vm/fp.c, after the mode is restored, for the NaN results (their payload rules). */
+__attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    uint64_t t[BC_WARP];
+    uint32_t nan = 0;
+    const uint32_t csr = host_fp_on(r, 0);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        double x = f64(R[I->a + l]), y = f64(R[I->b + l]);
+        double v = op == F32X_ADD ? x + y : op == F32X_SUB ? x - y : op == F32X_MUL ? x * y
+                 : op == F32X_DIV ? x / y : __builtin_fma(x, y, f64(R[I->c + l]));
+        t[l] = bf64(v);
+        nan |= (uint32_t)(v != v) << l;
+    }
+    host_fp_off(csr);
+    for (uint32_t mm = nan; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        uint64_t a = R[I->a + l], b = R[I->b + l];
+        t[l] = op == F32X_ADD ? fp64_add(a, b, r) : op == F32X_SUB ? fp64_sub(a, b, r) : op == F32X_MUL ? fp64_mul(a, b, r)
+             : op == F32X_DIV ? fp64_div(a, b, r) : fp64_fma(a, b, R[I->c + l], r);
+    }
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        R[I->d + l] = t[l];
+    }
+}
+/* sqrt or rcp.f32 of lanes m with rounding r and .ftz: the host in that mode (sqrtss,
+ * a division of 1), then vm/fp.c, after the mode is restored, for the NaN results. */
+enum { F32U_SQRT, F32U_RCP };
+static void f32_unary_mode(int op, fp_rnd r, int ftz, uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    uint64_t t[BC_WARP];
+    uint32_t nan = 0;
+    const uint32_t csr = host_fp_on(r, ftz);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        float x = f32(R[I->a + l]), v = op == F32U_SQRT ? _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))) : 1.0f / x;
+        t[l] = (uint32_t)bf32(v);
+        nan |= (uint32_t)(v != v) << l;
+    }
+    host_fp_off(csr);
+    for (uint32_t mm = nan; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm), a = (uint32_t)R[I->a + l];
+        t[l] = op == F32U_SQRT ? fp32_sqrt(a, r, ftz) : fp32_rcp(a, r, ftz);
+    }
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(mm);
+        R[I->d + l] = t[l];
+    }
 }
 #endif
 #if !defined(__AVX2__)       /* the AVX2 copy has fma32_row */
@@ -3026,27 +3084,30 @@ next_group:
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
         /* .rn.ftz of a whole warp (-use_fast_math): the host's operation on flushed operands (f32_ftz_row) */
 #if defined(__AVX2__)
-#define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && (I->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ && \
-                            have_fma) { f32_ftz_row(op, R + I->d, R + I->a, R + I->b, R + I->c); vmnext } \
-                        if (m == FULL && RND == FP_RN && SAT && have_fma) { \
+#define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && SAT && have_fma) { \
                             f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == F32X_FMA ? R + I->c : R + I->a); vmnext }
 #else
 #define F32_FTZ_ROW(op)
 #endif
-#if defined(__AVX2__)         /* the base copy keeps vm/fp.c: rowdiff.py's reference */
-#define F32_FTZ_LANES(op) if (RND == FP_RN && (I->flags & (BC_IF_FTZ | BC_IF_SAT)) == BC_IF_FTZ && have_fma) { \
-                              f32_ftz_lanes(op, R, I, m); vmnext }
+        /* any rounding, .ftz (-use_fast_math), no .sat: the host's operation in that mode
+         * (f32_mode_row, f32_mode_lanes); the base copy keeps vm/fp.c, rowdiff.py's reference */
+#if defined(__AVX2__)
+#define F32_MODE(op) if (!SAT && have_fma) { \
+                         if (m == FULL) f32_mode_row(op, RND, FTZ != 0, R + I->d, R + I->a, R + I->b, R + I->c); \
+                         else f32_mode_lanes(op, RND, FTZ != 0, R, I, m); \
+                         vmnext }
+#define F64_MODE(op) if (have_fma) { f64_mode_lanes(op, RND, R, I, m); vmnext }
 #else
-#define F32_FTZ_LANES(op)
+#define F32_MODE(op)
+#define F64_MODE(op)
 #endif
-        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) F32_FTZ_LANES(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) F32_FTZ_LANES(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) F32_FTZ_LANES(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) F32_FTZ_LANES(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) F32_MODE(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) F32_MODE(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) F32_MODE(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) F32_MODE(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
 #undef F32_FTZ_ROW
-#undef F32_FTZ_LANES
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
-        vmcase(DIV_F32X) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_F32X) F32_MODE(F32X_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
          * dividend (vm/fp_approx.c); a whole warp by its AVX2 row, which redoes the lanes it
          * leaves with the same scalar function */
@@ -3067,11 +3128,16 @@ next_group:
                 memcpy(R + I->d, t, sizeof t);
                 vmnext
             }
+            f32_unary_mode(F32U_SQRT, RND, FTZ != 0, R, I, m); vmnext     /* .ftz, the other roundings */
 #endif
             LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
         vmcase(RCP_F32)   /* .rn without .ftz: the host's correctly rounded 1/x, but NaNs */
             if (m == FULL && RND == FP_RN && !FTZ) LANES_FIX(bf32(1.0f / f32(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp32_rcp(A32, FP_RN, 0));
+#if defined(__AVX2__)
+            else f32_unary_mode(F32U_RCP, RND, FTZ != 0, R, I, m);
+#else
             else LANES_D(fp32_rcp(A32, RND, FTZ));
+#endif
             vmnext
         /* the MUFU functions of a whole warp: vm/fp_approx.c's AVX2 rows */
 #if defined(__AVX2__)
@@ -3118,11 +3184,13 @@ next_group:
             if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
 #endif
             LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(ADD_F64X) LANES_D(fp64_add(A, B, RND)); vmnext
-        vmcase(SUB_F64X) LANES_D(fp64_sub(A, B, RND)); vmnext
-        vmcase(MUL_F64X) LANES_D(fp64_mul(A, B, RND)); vmnext
-        vmcase(FMA_F64X) LANES_D(fp64_fma(A, B, C, RND)); vmnext
-        vmcase(DIV_F64X) LANES_D(fp64_div(A, B, RND)); vmnext
+        vmcase(ADD_F64X) F64_MODE(F32X_ADD) LANES_D(fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) F64_MODE(F32X_SUB) LANES_D(fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) F64_MODE(F32X_MUL) LANES_D(fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) F64_MODE(F32X_FMA) LANES_D(fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) F64_MODE(F32X_DIV) LANES_D(fp64_div(A, B, RND)); vmnext
+#undef F32_MODE
+#undef F64_MODE
         vmcase(SQRT_F64)
 #if defined(__AVX2__)
             if (m == FULL && RND == FP_RN) {

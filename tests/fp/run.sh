@@ -2,7 +2,8 @@
 # Build and run the fp module test against the recorded sm_90 results, then
 # the exhaustive (hashed) check of the bit-exact MUFU .approx ops, then the
 # whole-warp f16/bf16 rows (vm/fp_rows.c) against the scalar functions, then
-# the host's flush mode (vm/exec.c's .rn.ftz.f32 arithmetic) against vm/fp.c.
+# the host's rounding and flush modes (vm/exec.c's .ftz and directed-rounding
+# arithmetic) against vm/fp.c.
 # Each program prints a PASS or FAIL line per check; the last line sums them
 # over the four ("N passed, N failed"; a program that exits nonzero without
 # a FAIL line counts as one failure).
@@ -24,6 +25,6 @@ build() {   # build OUT SOURCES...: compile or count a failure
 build test_fp $CFLAGS vm/fp.c vm/fp_approx.c tests/fp/test_fp.c && check build/fptest/test_fp tests/fp/gpu_results.txt.gz
 build mufu_check -std=gnu11 -Wall -Wextra -Werror -O2 -Ivm vm/fp.c vm/fp_approx.c tests/fp/mufu_check.c && check build/fptest/mufu_check
 build rows_check -std=gnu11 -Wall -Wextra -Werror -O2 -Ivm vm/fp.c vm/fp_approx.c vm/fp_rows.c tests/fp/rows_check.c && check build/fptest/rows_check
-build ftz_host -std=gnu11 -Wall -Wextra -Werror -O2 -Ivm vm/fp.c vm/fp_approx.c tests/fp/ftz_host.c && check build/fptest/ftz_host
+build host_modes -std=gnu11 -Wall -Wextra -Werror -O2 -Ivm vm/fp.c vm/fp_approx.c tests/fp/host_modes.c && check build/fptest/host_modes
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

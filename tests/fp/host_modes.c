@@ -1,4 +1,4 @@
-/* ftz_host.c -- the host's flush mode against vm/fp.c's .ftz.
+/* host_modes.c -- the host's rounding and flush modes against vm/fp.c.
  *
  * vm/exec.c computes add, sub, mul and fma.rn.ftz.f32 with the host's own
  * instructions in MXCSR's DAZ + FTZ mode (host_ftz_on).  That is PTX's .ftz only
@@ -11,7 +11,12 @@
  * rules differ (an exact result below 2^-126 that rounds up to it): the check
  * fails if there are too few of those to tell the rules apart.
  * setp.ftz.f32 is vcmpps in the mode too: the compares are checked against C's
- * on the operands flushed by hand.
+ * on the operands flushed by hand.  Last, the other roundings: vm/exec.c runs
+ * add, sub, mul, fma, div, sqrt and rcp .f32 (any of .rn/.rz/.rm/.rp, with or
+ * without .ftz) and add, sub, mul, fma and div .f64 (any rounding) on the host
+ * with MXCSR's RC set, and redoes NaN results by vm/fp.c: each is checked, in
+ * each mode, against vm/fp.c on random patterns and operands from the binades
+ * where results overflow, underflow or cancel.
  * Prints PASS/FAIL per operation; SKIP off x86-64 or without FMA (vm/exec.c
  * uses the mode only there). */
 #include "fp.h"
@@ -168,11 +173,120 @@ static void make8(int op, int k, uint32_t *a, uint32_t *b, uint32_t *c)
     (void)op;
 }
 
+/* ---- the other roundings (and .ftz), f32 and f64 ---- */
+enum { R_ADD, R_SUB, R_MUL, R_FMA, R_DIV, R_SQRT, R_RCP, NROPS };
+static const char *const rop_name[NROPS] = { "add", "sub", "mul", "fma", "div", "sqrt", "rcp" };
+static const char *const rnd_name[4] = { "rn", "rz", "rm", "rp" };
+enum { N_MODE = 1 << 15 };             /* cases per operation, rounding and .ftz */
+static const uint32_t mxcsr_rc[4] = { [FP_RN] = 0, [FP_RZ] = 3u << 13, [FP_RM] = 1u << 13, [FP_RP] = 2u << 13 };
+
+static double f64b(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static uint64_t bits64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+/* f32: random, subnormal or small, near 2^-63 (products at the bound), near the top, near 1 */
+static uint32_t mode_pick32(void)
+{
+    static const uint32_t lo[5] = { 0, 0, 60, 250, 120 }, n[5] = { 0, 4, 8, 5, 14 };
+    uint32_t k = (uint32_t)(next_rand() % 5);
+    return k == 0 ? (uint32_t)next_rand() : in_binade(lo[k] + (uint32_t)(next_rand() % n[k]));
+}
+static uint64_t mode_pick64(void)
+{
+    static const uint64_t lo[4] = { 0, 0, 2040, 1000 }, n[4] = { 0, 4, 7, 46 };
+    uint64_t r = next_rand(), k = next_rand() % 4;
+    return k == 0 ? r : (r & (1ull << 63)) | (lo[k] + (next_rand() % n[k])) << 52 | (r & 0xfffffffffffffull);
+}
+/* one operation in the mode (rc, and DAZ|FTZ with ftz), scalar as vm/exec.c's lanes */
+__attribute__((target("fma"), noinline)) static uint32_t host32(int op, uint32_t rc, int ftz, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t csr = _mm_getcsr();
+    _mm_setcsr((csr & ~(3u << 13)) | rc | (ftz ? MXCSR_DAZ | MXCSR_FTZ : 0));
+    __asm__ volatile("" ::: "memory");
+    volatile float x = f32(a), y = f32(b), z = f32(c);
+    float r = op == R_ADD ? x + y : op == R_SUB ? x - y : op == R_MUL ? x * y : op == R_FMA ? __builtin_fmaf(x, y, z)
+            : op == R_DIV ? x / y : op == R_SQRT ? _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))) : 1.0f / x;
+    volatile uint32_t out = bits(r);
+    __asm__ volatile("" ::: "memory");
+    _mm_setcsr(csr);
+    return out;
+}
+__attribute__((target("fma"), noinline)) static uint64_t host64(int op, uint32_t rc, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint32_t csr = _mm_getcsr();
+    _mm_setcsr((csr & ~(3u << 13)) | rc);
+    __asm__ volatile("" ::: "memory");
+    volatile double x = f64b(a), y = f64b(b), z = f64b(c);
+    double r = op == R_ADD ? x + y : op == R_SUB ? x - y : op == R_MUL ? x * y : op == R_FMA ? __builtin_fma(x, y, z) : x / y;
+    volatile uint64_t out = bits64(r);
+    __asm__ volatile("" ::: "memory");
+    _mm_setcsr(csr);
+    return out;
+}
+static uint32_t ref32(int op, fp_rnd r, int ftz, uint32_t a, uint32_t b, uint32_t c)
+{
+    switch (op) {
+    case R_ADD: return fp32_add(a, b, r, ftz, 0);
+    case R_SUB: return fp32_sub(a, b, r, ftz, 0);
+    case R_MUL: return fp32_mul(a, b, r, ftz, 0);
+    case R_FMA: return fp32_fma(a, b, c, r, ftz, 0);
+    case R_DIV: return fp32_div(a, b, r, ftz);
+    case R_SQRT: return fp32_sqrt(a, r, ftz);
+    default: return fp32_rcp(a, r, ftz);
+    }
+}
+static uint64_t ref64(int op, fp_rnd r, uint64_t a, uint64_t b, uint64_t c)
+{
+    switch (op) {
+    case R_ADD: return fp64_add(a, b, r);
+    case R_SUB: return fp64_sub(a, b, r);
+    case R_MUL: return fp64_mul(a, b, r);
+    case R_FMA: return fp64_fma(a, b, c, r);
+    default: return fp64_div(a, b, r);
+    }
+}
+/* PASS/FAIL per operation and type over every rounding (and .ftz for f32); NaN results
+ * are vm/fp.c's own (vm/exec.c redoes them there; f32 ones are the canonical NaN) */
+static int check_roundings(void)
+{
+    int failed = 0;
+    for (int op = 0; op < NROPS; op++) {
+        long n = 0, bad = 0;
+        for (int r = 0; r < 4; r++)
+            for (int ftz = 0; ftz < 2; ftz++)
+                for (long i = 0; i < N_MODE; i++) {
+                    uint32_t a = mode_pick32(), b = mode_pick32(), c = mode_pick32();
+                    uint32_t want = ref32(op, (fp_rnd)r, ftz, a, b, c), got = host32(op, mxcsr_rc[r], ftz, a, b, c);
+                    n++;
+                    if ((want & 0x7fffffffu) > 0x7f800000u) continue;
+                    if (got != want && bad++ < SHOW)
+                        printf("  %s.%s%s.f32 %08x %08x %08x: host %08x, vm/fp.c %08x\n", rop_name[op], rnd_name[r],
+                               ftz ? ".ftz" : "", a, b, c, got, want);
+                }
+        printf("%s %s.{rn,rz,rm,rp}{,.ftz}.f32: %ld cases, %ld differ\n", bad ? "FAIL" : "PASS", rop_name[op], n, bad);
+        failed |= bad != 0;
+        if (op > R_DIV) continue;
+        n = bad = 0;
+        for (int r = 0; r < 4; r++)
+            for (long i = 0; i < 2 * N_MODE; i++) {
+                uint64_t a = mode_pick64(), b = mode_pick64(), c = mode_pick64();
+                uint64_t want = ref64(op, (fp_rnd)r, a, b, c), got = host64(op, mxcsr_rc[r], a, b, c);
+                n++;
+                if ((want & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) continue;
+                if (got != want && bad++ < SHOW)
+                    printf("  %s.%s.f64 %016llx %016llx %016llx: host %016llx, vm/fp.c %016llx\n", rop_name[op], rnd_name[r],
+                           (unsigned long long)a, (unsigned long long)b, (unsigned long long)c, (unsigned long long)got,
+                           (unsigned long long)want);
+            }
+        printf("%s %s.{rn,rz,rm,rp}.f64: %ld cases, %ld differ\n", bad ? "FAIL" : "PASS", rop_name[op], n, bad);
+        failed |= bad != 0;
+    }
+    return failed;
+}
+
 int main(void)
 {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
-        printf("SKIP ftz_host: this CPU has no AVX2/FMA, so vm/exec.c does not use the host's flush mode\n");
+        printf("SKIP host_modes: this CPU has no AVX2/FMA, so vm/exec.c does not use the host's flush mode\n");
         return 0;
     }
     int failed = 0;
@@ -206,12 +320,13 @@ int main(void)
     }
     printf("%s setp.{eq,lt,le,neu,ltu,nan}.ftz.f32: %ld cases, %ld differ\n", t.bad ? "FAIL" : "PASS", t.n, t.bad);
     failed |= t.bad != 0;
+    failed |= check_roundings();
     return failed;
 }
 #else
 int main(void)
 {
-    printf("SKIP ftz_host: not an x86-64 host, so vm/exec.c does not use the host's flush mode\n");
+    printf("SKIP host_modes: not an x86-64 host, so vm/exec.c does not use the host's flush mode\n");
     return 0;
 }
 #endif
