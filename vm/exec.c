@@ -697,10 +697,8 @@ static inline void host_fp_off(uint32_t s)
     __asm__ volatile("" ::: "memory");
     _mm_setcsr(s);
 }
-static inline uint32_t host_ftz_on(void) { return host_fp_on(FP_RN, 1); }
-#define host_ftz_off host_fp_off
 #endif
-enum { F32X_ADD, F32X_SUB, F32X_MUL, F32X_FMA, F32X_DIV };    /* the mode rows' and lanes' operations */
+enum { FPX_ADD, FPX_SUB, FPX_MUL, FPX_FMA, FPX_DIV };    /* the operations of the rows and lanes run in a host mode */
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -979,13 +977,13 @@ static __attribute__((noinline)) void setp_f32_row(int cmp, uint64_t *d, const u
     }
 #undef SETP_F32_CASE
 }
-/* setp.cmp.ftz.f32 of a whole warp: setp_f32_row in host_ftz mode (DAZ compares a
+/* setp.cmp.ftz.f32 of a whole warp: setp_f32_row in the host's .ftz mode, host_fp_on (DAZ compares a
  * subnormal operand as zero; tests/fp/host_modes.c). */
 static void setp_f32_ftz_row(int cmp, uint64_t *d, const uint64_t *a, const uint64_t *b)
 {
-    const uint32_t csr = host_ftz_on();
+    const uint32_t csr = host_fp_on(FP_RN, 1);
     setp_f32_row(cmp, d, a, b);
-    host_ftz_off(csr);
+    host_fp_off(csr);
 }
 
 /* cvt.r{n,z,m,p}i{.ftz}.f32.f32 of a whole warp: vroundps on the slots as they are (the odd
@@ -1537,10 +1535,10 @@ __attribute__((target("fma"))) static void f32_mode_row(int op, fp_rnd r, int ft
 {
     const uint32_t csr = host_fp_on(r, ftz);
     switch (op) {
-    case F32X_ADD: f32_row(F32_ROW_ADD, d, a, b); break;
-    case F32X_SUB: f32_row(F32_ROW_SUB, d, a, b); break;
-    case F32X_MUL: f32_row(F32_ROW_MUL, d, a, b); break;
-    case F32X_DIV: f32_row(F32_ROW_DIV, d, a, b); break;
+    case FPX_ADD: f32_row(F32_ROW_ADD, d, a, b); break;
+    case FPX_SUB: f32_row(F32_ROW_SUB, d, a, b); break;
+    case FPX_MUL: f32_row(F32_ROW_MUL, d, a, b); break;
+    case FPX_DIV: f32_row(F32_ROW_DIV, d, a, b); break;
     default: fma32_row(d, a, b, c); break;
     }
     host_fp_off(csr);
@@ -1554,20 +1552,20 @@ static inline __m256i sat32x4(__m256i v)
     __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(zero, v), _mm256_cmpgt_epi32(v, inf));
     return _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_min_epi32(v, one)), lo);
 }
-/* add, sub, mul or fma.rn.sat.f32 of a whole warp (.ftz: in host_ftz mode): the host's
+/* add, sub, mul or fma.rn.sat.f32 of a whole warp (.ftz: in the host's .ftz mode, host_fp_on): the host's
  * operation on the slots as they are (as f32_row), then .sat, which also takes NaNs to 0.
  * d may be an operand. */
 __attribute__((target("fma"))) static void f32_sat_row(int op, int ftz, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                        const uint64_t *c)
 {
-    const uint32_t csr = ftz ? host_ftz_on() : 0;
+    const uint32_t csr = ftz ? host_fp_on(FP_RN, 1) : 0;
     for (int k = 0; k < BC_WARP; k += 4) {
         __m256 x = f32_row_load(a + k), y = f32_row_load(b + k);
-        __m256 r = op == F32X_ADD ? _mm256_add_ps(x, y) : op == F32X_SUB ? _mm256_sub_ps(x, y)
-                 : op == F32X_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, f32_row_load(c + k));
+        __m256 r = op == FPX_ADD ? _mm256_add_ps(x, y) : op == FPX_SUB ? _mm256_sub_ps(x, y)
+                 : op == FPX_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, f32_row_load(c + k));
         _mm256_storeu_si256((__m256i *)(d + k), sat32x4(_mm256_castps_si256(r)));
     }
-    if (ftz) host_ftz_off(csr);
+    if (ftz) host_fp_off(csr);
 }
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
@@ -1635,7 +1633,7 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const u
  * whole warp, the loads from the bases of I's own two loads, ra and rb: 1
  * when done; 0, with nothing written, when some offset is out of range or
  * unaligned (the original instructions then run and fault at the exact pc).
- * The accumulator stays in registers between the fmas (.ftz: in host_ftz mode, lds_fma_run);
+ * The accumulator stays in registers between the fmas (.ftz: lds_fma_run sets the host's mode);
  * each group of 8 lanes runs all the triples in turn, so every slot is written in program
  * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
  * accumulator only ever gives a NaN, so the NaN kept in a register between
@@ -1695,14 +1693,14 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint6
     }
     return 1;
 }
-/* lds_fma_rows, .ftz runs (the same in every triple of the run) in host_ftz mode */
+/* lds_fma_rows; .ftz runs (the same in every triple of the run) in the host's .ftz mode, host_fp_on */
 __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
                                                       const uint8_t *sh, uint64_t lim)
 {
     if (!(I[0].e & BC_FUSE_FTZ)) return lds_fma_rows(M, R, I, n, sh, lim);
-    const uint32_t csr = host_ftz_on();
+    const uint32_t csr = host_fp_on(FP_RN, 1);
     int done = lds_fma_rows(M, R, I, n, sh, lim);
-    host_ftz_off(csr);
+    host_fp_off(csr);
     return done;
 }
 /* A whole warp's stores of 4 or 8 bytes of v[l] at base + ra[l], already
@@ -2460,8 +2458,8 @@ __attribute__((target("fma"))) static void f32_mode_lanes(int op, fp_rnd r, int 
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
         float x = f32(R[I->a + l]), y = f32(R[I->b + l]);
-        R[I->d + l] = canon32(op == F32X_ADD ? x + y : op == F32X_SUB ? x - y : op == F32X_MUL ? x * y
-                            : op == F32X_DIV ? x / y : __builtin_fmaf(x, y, f32(R[I->c + l])));
+        R[I->d + l] = canon32(op == FPX_ADD ? x + y : op == FPX_SUB ? x - y : op == FPX_MUL ? x * y
+                            : op == FPX_DIV ? x / y : __builtin_fmaf(x, y, f32(R[I->c + l])));
     }
     host_fp_off(csr);
 }
@@ -2475,8 +2473,8 @@ __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
         double x = f64(R[I->a + l]), y = f64(R[I->b + l]);
-        double v = op == F32X_ADD ? x + y : op == F32X_SUB ? x - y : op == F32X_MUL ? x * y
-                 : op == F32X_DIV ? x / y : __builtin_fma(x, y, f64(R[I->c + l]));
+        double v = op == FPX_ADD ? x + y : op == FPX_SUB ? x - y : op == FPX_MUL ? x * y
+                 : op == FPX_DIV ? x / y : __builtin_fma(x, y, f64(R[I->c + l]));
         t[l] = bf64(v);
         nan |= (uint32_t)(v != v) << l;
     }
@@ -2484,8 +2482,8 @@ __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint
     for (uint32_t mm = nan; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
         uint64_t a = R[I->a + l], b = R[I->b + l];
-        t[l] = op == F32X_ADD ? fp64_add(a, b, r) : op == F32X_SUB ? fp64_sub(a, b, r) : op == F32X_MUL ? fp64_mul(a, b, r)
-             : op == F32X_DIV ? fp64_div(a, b, r) : fp64_fma(a, b, R[I->c + l], r);
+        t[l] = op == FPX_ADD ? fp64_add(a, b, r) : op == FPX_SUB ? fp64_sub(a, b, r) : op == FPX_MUL ? fp64_mul(a, b, r)
+             : op == FPX_DIV ? fp64_div(a, b, r) : fp64_fma(a, b, R[I->c + l], r);
     }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
@@ -3117,7 +3115,7 @@ next_group:
         /* .rn.ftz of a whole warp (-use_fast_math): the host's operation on flushed operands (f32_ftz_row) */
 #if defined(__AVX2__)
 #define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && SAT && have_fma) { \
-                            f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == F32X_FMA ? R + I->c : R + I->a); vmnext }
+                            f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == FPX_FMA ? R + I->c : R + I->a); vmnext }
 #else
 #define F32_FTZ_ROW(op)
 #endif
@@ -3133,13 +3131,13 @@ next_group:
 #define F32_MODE(op)
 #define F64_MODE(op)
 #endif
-        vmcase(ADD_F32X) F32_FTZ_ROW(F32X_ADD) F32_MODE(F32X_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) F32_FTZ_ROW(F32X_SUB) F32_MODE(F32X_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) F32_FTZ_ROW(F32X_MUL) F32_MODE(F32X_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) F32_FTZ_ROW(F32X_FMA) F32_MODE(F32X_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(ADD_F32X) F32_FTZ_ROW(FPX_ADD) F32_MODE(FPX_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_FTZ_ROW(FPX_SUB) F32_MODE(FPX_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_FTZ_ROW(FPX_MUL) F32_MODE(FPX_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_FTZ_ROW(FPX_FMA) F32_MODE(FPX_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
 #undef F32_FTZ_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
-        vmcase(DIV_F32X) F32_MODE(F32X_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_F32X) F32_MODE(FPX_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
          * dividend (vm/fp_approx.c); a whole warp by its AVX2 row, which redoes the lanes it
          * leaves with the same scalar function */
@@ -3218,11 +3216,11 @@ next_group:
             if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
 #endif
             LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(ADD_F64X) F64_MODE(F32X_ADD) LANES_D(fp64_add(A, B, RND)); vmnext
-        vmcase(SUB_F64X) F64_MODE(F32X_SUB) LANES_D(fp64_sub(A, B, RND)); vmnext
-        vmcase(MUL_F64X) F64_MODE(F32X_MUL) LANES_D(fp64_mul(A, B, RND)); vmnext
-        vmcase(FMA_F64X) F64_MODE(F32X_FMA) LANES_D(fp64_fma(A, B, C, RND)); vmnext
-        vmcase(DIV_F64X) F64_MODE(F32X_DIV) LANES_D(fp64_div(A, B, RND)); vmnext
+        vmcase(ADD_F64X) F64_MODE(FPX_ADD) LANES_D(fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) F64_MODE(FPX_SUB) LANES_D(fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) F64_MODE(FPX_MUL) LANES_D(fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) F64_MODE(FPX_FMA) LANES_D(fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) F64_MODE(FPX_DIV) LANES_D(fp64_div(A, B, RND)); vmnext
 #undef F32_MODE
 #undef F64_MODE
         vmcase(SQRT_F64)

@@ -1,7 +1,7 @@
 /* host_modes.c -- the host's rounding and flush modes against vm/fp.c.
  *
  * vm/exec.c computes add, sub, mul and fma.rn.ftz.f32 with the host's own
- * instructions in MXCSR's DAZ + FTZ mode (host_ftz_on).  That is PTX's .ftz only
+ * instructions in MXCSR's DAZ + FTZ mode (host_fp_on).  That is PTX's .ftz only
  * if x86 flushes subnormal operands to their signed zeros and flushes a result
  * exactly when it is tiny after rounding with an unbounded exponent (the rule
  * sm_90 follows, tests/fp's ftz_probe).  This checks the host, scalar and 8 wide,
@@ -57,7 +57,7 @@ static uint32_t reference(int op, uint32_t a, uint32_t b, uint32_t c)
 
 /* The host's results in the mode, one lane at a time and 8 at once.  The operands
  * are read and the results stored between the two MXCSR writes (the barriers keep
- * them there, as host_ftz_on's do). */
+ * them there, as host_fp_on's do). */
 __attribute__((target("avx2,fma"), noinline)) static void host8(int op, const uint32_t *a, const uint32_t *b,
                                                                  const uint32_t *c, uint32_t *one, uint32_t *wide)
 {
