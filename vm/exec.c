@@ -3112,12 +3112,12 @@ next_group:
             if (have_fma) { if (m == FULL) fma32_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
-        /* .rn.ftz of a whole warp (-use_fast_math): the host's operation on flushed operands (f32_ftz_row) */
+        /* .rn.sat (with or without .ftz) of a whole warp: f32_sat_row */
 #if defined(__AVX2__)
-#define F32_FTZ_ROW(op) if (m == FULL && RND == FP_RN && SAT && have_fma) { \
+#define F32_SAT_ROW(op) if (m == FULL && RND == FP_RN && SAT && have_fma) { \
                             f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == FPX_FMA ? R + I->c : R + I->a); vmnext }
 #else
-#define F32_FTZ_ROW(op)
+#define F32_SAT_ROW(op)
 #endif
         /* any rounding, .ftz (-use_fast_math), no .sat: the host's operation in that mode
          * (f32_mode_row, f32_mode_lanes); the base copy keeps vm/fp.c, rowdiff.py's reference */
@@ -3131,11 +3131,11 @@ next_group:
 #define F32_MODE(op)
 #define F64_MODE(op)
 #endif
-        vmcase(ADD_F32X) F32_FTZ_ROW(FPX_ADD) F32_MODE(FPX_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) F32_FTZ_ROW(FPX_SUB) F32_MODE(FPX_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) F32_FTZ_ROW(FPX_MUL) F32_MODE(FPX_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) F32_FTZ_ROW(FPX_FMA) F32_MODE(FPX_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
-#undef F32_FTZ_ROW
+        vmcase(ADD_F32X) F32_SAT_ROW(FPX_ADD) F32_MODE(FPX_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_SAT_ROW(FPX_SUB) F32_MODE(FPX_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_SAT_ROW(FPX_MUL) F32_MODE(FPX_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_SAT_ROW(FPX_FMA) F32_MODE(FPX_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+#undef F32_SAT_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) F32_MODE(FPX_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
