@@ -1430,6 +1430,20 @@ static inline __m128i pd_i32x4(__m256d q)
  * an integer lies at least 1/|b| from one, farther than the division's rounding error); the
  * remainder is a - q * b.  Returns the lanes dividing by 0 and (signed) INT32_MIN by -1,
  * whose d the caller sets. */
+/* Whether the 8 lanes of a and b all lie in (-2^24, 2^24) (unsigned: below 2^24), where
+ * they are exact as floats and the f32 quotient, truncated, is the integer one: a
+ * quotient that is not an integer lies at least 1/|b| from one, and the division's
+ * rounding error is at most |a / b| * 2^-24, less than that while |a| < 2^24. */
+static inline int div32_small8(__m256i a, __m256i b, int sgn)
+{
+    __m256i in;
+    if (sgn) {
+        const __m256i lo = _mm256_set1_epi32(-(1 << 24)), hi = _mm256_set1_epi32(1 << 24);
+        in = _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(a, lo), _mm256_cmpgt_epi32(hi, a)),
+                              _mm256_and_si256(_mm256_cmpgt_epi32(b, lo), _mm256_cmpgt_epi32(hi, b)));
+    } else in = _mm256_cmpeq_epi32(_mm256_srli_epi32(_mm256_or_si256(a, b), 24), _mm256_setzero_si256());
+    return _mm256_movemask_ps(_mm256_castsi256_ps(in)) == 0xff;
+}
 static inline uint32_t div32_row(uint64_t *d, const uint64_t *a, const uint64_t *b, int sgn, int rem)
 {
     uint32_t bad = 0;
@@ -1441,6 +1455,11 @@ static inline uint32_t div32_row(uint64_t *d, const uint64_t *a, const uint64_t 
         bad |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(z)) << g;
         __m256i one = _mm256_set1_epi32(1);
         bv = _mm256_blendv_epi8(bv, one, z);                 /* no division by 0: those lanes are redone */
+        if (div32_small8(av, bv, sgn)) {
+            __m256i q = _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(av), _mm256_cvtepi32_ps(bv)));
+            row8_put(d + g, rem ? _mm256_sub_epi32(av, _mm256_mullo_epi32(q, bv)) : q);
+            continue;
+        }
         __m256d qlo = _mm256_round_pd(_mm256_div_pd(i32x4_pd(_mm256_castsi256_si128(av), sgn),
                                                     i32x4_pd(_mm256_castsi256_si128(bv), sgn)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
         __m256d qhi = _mm256_round_pd(_mm256_div_pd(i32x4_pd(_mm256_extracti128_si256(av, 1), sgn),

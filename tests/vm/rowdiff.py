@@ -54,6 +54,8 @@ FORMS = [
     ('setp.le.s32 %p9, %r1, %r1;', 'p'), ('setp.lt.s32 %p9, %r1, -1;', 'p'), ('setp.ge.s32 %p9, %r1, 0;', 'p'),
     ('setp.gt.s32 %p9, 2147483647, %r1;', 'p'),
     ('div.s32 %r9, %r1, %r2;', 'r'), ('rem.u32 %r9, %r1, %r2;', 'r'), ('div.u64 %rd9, %rd1, %rd2;', 'rd'),
+    ('div.s32 %r9, %r3, %r4;', 'r'), ('div.u32 %r9, %r3, %r4;', 'r'), ('rem.s32 %r9, %r3, %r4;', 'r'),
+    ('rem.u32 %r9, %r3, %r4;', 'r'), ('div.s32 %r9, %r3, -3;', 'r'), ('rem.u32 %r9, %r3, 10;', 'r'),
     ('div.s64 %rd9, %rd1, %rd2;', 'rd'), ('rem.s64 %rd9, %rd1, %rd2;', 'rd'), ('rem.u64 %rd9, %rd1, %rd2;', 'rd'),
     ('div.s64 %rd9, %rd1, 7;', 'rd'), ('rem.s64 %rd9, %rd1, -3;', 'rd'), ('div.s64 %rd9, %rd1, -1;', 'rd'),
     ('div.u64 %rd9, %rd1, 1;', 'rd'),
@@ -143,6 +145,13 @@ def inputs(rnd):
                 return v % 2**64
             return rnd.choice(SPECIAL64) if rnd.random() < 0.4 else rnd.getrandbits(64)
         r = [w32(), w32(), rnd.randrange(0, 40) if rnd.random() < 0.8 else w32(), rnd.randrange(0, 70) if rnd.random() < 0.8 else w32()]
+        if t >= 32:                    # 8-lane groups of small %r3, %r4 for div/rem's f32 path (|x| < 2^24)
+            lim = 2**24
+            if t < 40: a, b = (rnd.randrange(0, lim) >> rnd.randrange(0, 24) for _ in range(2))     # unsigned too
+            elif t < 48: a, b = (rnd.randrange(-lim + 1, lim) >> rnd.randrange(0, 24) for _ in range(2))   # signed
+            elif t < 56: a, b = rnd.choice([lim - 1, 1 - lim, lim - 2]), rnd.choice([1, -1, 3, lim - 1, 1 - lim])   # the bound, inside
+            else: a, b = [(lim + 1, 1), (lim + 3, 1), (lim, 3)][t - 56] if t < 59 else (rnd.randrange(0, 99), rnd.randrange(1, 9))
+            r[2], r[3] = a % 2**32, b % 2**32  # (the last group, with values at or past the bound, goes the other way)
         f = [w32(), w32(), w32()]
         sub = lambda: rnd.getrandbits(1) << 31 | rnd.getrandbits(23)              # a subnormal
         near = lambda e: rnd.getrandbits(1) << 31 | e << 23 | rnd.getrandbits(23)  # in binade 2^(e-127)
