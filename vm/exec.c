@@ -1571,20 +1571,21 @@ static inline __m256i sat32x4(__m256i v)
     __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(zero, v), _mm256_cmpgt_epi32(v, inf));
     return _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_min_epi32(v, one)), lo);
 }
-/* add, sub, mul or fma.rn.sat.f32 of a whole warp (.ftz: in the host's .ftz mode, host_fp_on): the host's
- * operation on the slots as they are (as f32_row), then .sat, which also takes NaNs to 0.
- * d may be an operand. */
-__attribute__((target("fma"))) static void f32_sat_row(int op, int ftz, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                                                       const uint64_t *c)
+/* add, sub, mul or fma.sat.f32 of a whole warp with rounding rnd (.ftz, or a directed rounding: in
+ * that host mode, host_fp_on): the host's operation on the slots as they are (as f32_row), then .sat
+ * (a clamp, which commutes with the rounding), which also takes NaNs to 0.  d may be an operand. */
+__attribute__((target("fma"))) static void f32_sat_row(int op, fp_rnd rnd, int ftz, uint64_t *d, const uint64_t *a,
+                                                       const uint64_t *b, const uint64_t *c)
 {
-    const uint32_t csr = ftz ? host_fp_on(FP_RN, 1) : 0;
+    const int mode = ftz || rnd != FP_RN;
+    const uint32_t csr = mode ? host_fp_on(rnd, ftz) : 0;
     for (int k = 0; k < BC_WARP; k += 4) {
         __m256 x = f32_row_load(a + k), y = f32_row_load(b + k);
         __m256 r = op == FPX_ADD ? _mm256_add_ps(x, y) : op == FPX_SUB ? _mm256_sub_ps(x, y)
                  : op == FPX_MUL ? _mm256_mul_ps(x, y) : _mm256_fmadd_ps(x, y, f32_row_load(c + k));
         _mm256_storeu_si256((__m256i *)(d + k), sat32x4(_mm256_castps_si256(r)));
     }
-    if (ftz) host_fp_off(csr);
+    if (mode) host_fp_off(csr);
 }
 /* One triple of a run, decoded once per run: the offsets of its loads from
  * the two bases, the slots the values of its first and second load and its
@@ -2509,6 +2510,37 @@ __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint
         R[I->d + l] = t[l];
     }
 }
+/* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
+__attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                        const uint64_t *c)
+{
+    uint64_t t[BC_WARP];
+    __asm__ volatile("" : : "r"(t) : "memory");   /* t escapes: host_fp_off's barrier keeps its stores in the mode */
+    __m256d nan = _mm256_setzero_pd();
+    const uint32_t csr = host_fp_on(r, 0);
+#define F64_MODE_LOOP(expr) \
+    for (int k = 0; k < BC_WARP; k += 4) { \
+        __m256d x = _mm256_loadu_pd((const double *)(a + k)), y = _mm256_loadu_pd((const double *)(b + k)), v = (expr); \
+        nan = _mm256_or_pd(nan, _mm256_cmp_pd(v, v, _CMP_UNORD_Q)); \
+        _mm256_storeu_pd((double *)(t + k), v); \
+    }
+    switch (op) {
+    case FPX_ADD: F64_MODE_LOOP(_mm256_add_pd(x, y)) break;
+    case FPX_SUB: F64_MODE_LOOP(_mm256_sub_pd(x, y)) break;
+    case FPX_MUL: F64_MODE_LOOP(_mm256_mul_pd(x, y)) break;
+    case FPX_DIV: F64_MODE_LOOP(_mm256_div_pd(x, y)) break;
+    default: F64_MODE_LOOP(_mm256_fmadd_pd(x, y, _mm256_loadu_pd((const double *)(c + k)))) break;
+    }
+#undef F64_MODE_LOOP
+    host_fp_off(csr);
+    if (_mm256_movemask_pd(nan))
+        for (int l = 0; l < BC_WARP; l++) {
+            if (!isnan64(t[l])) continue;
+            t[l] = op == FPX_ADD ? fp64_add(a[l], b[l], r) : op == FPX_SUB ? fp64_sub(a[l], b[l], r)
+                 : op == FPX_MUL ? fp64_mul(a[l], b[l], r) : op == FPX_DIV ? fp64_div(a[l], b[l], r) : fp64_fma(a[l], b[l], c[l], r);
+        }
+    memcpy(d, t, sizeof t);
+}
 /* sqrt or rcp.f32 of lanes m with rounding r and .ftz: the host in that mode (sqrtss,
  * a division of 1), then vm/fp.c, after the mode is restored, for the NaN results. */
 static void f32_unary_mode(int op, fp_rnd r, int ftz, uint64_t *R, const bc_insn *I, uint32_t m)
@@ -3131,10 +3163,10 @@ next_group:
             if (have_fma) { if (m == FULL) fma32_full(R, I); else fma32_hw(R, I, m); vmnext }
 #endif
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
-        /* .rn.sat (with or without .ftz) of a whole warp: f32_sat_row */
+        /* .sat (any rounding, with or without .ftz) of a whole warp: f32_sat_row */
 #if defined(__AVX2__)
-#define F32_SAT_ROW(op) if (m == FULL && RND == FP_RN && SAT && have_fma) { \
-                            f32_sat_row(op, FTZ != 0, R + I->d, R + I->a, R + I->b, op == FPX_FMA ? R + I->c : R + I->a); vmnext }
+#define F32_SAT_ROW(op) if (m == FULL && SAT && have_fma) { \
+                            f32_sat_row(op, RND, FTZ != 0, R + I->d, R + I->a, R + I->b, op == FPX_FMA ? R + I->c : R + I->a); vmnext }
 #else
 #define F32_SAT_ROW(op)
 #endif
@@ -3145,7 +3177,10 @@ next_group:
                          if (m == FULL) f32_mode_row(op, RND, FTZ != 0, R + I->d, R + I->a, R + I->b, R + I->c); \
                          else f32_mode_lanes(op, RND, FTZ != 0, R, I, m); \
                          vmnext }
-#define F64_MODE(op) if (have_fma) { f64_mode_lanes(op, RND, R, I, m); vmnext }
+#define F64_MODE(op) if (have_fma) { \
+                         if (m == FULL) f64_mode_row(op, RND, R + I->d, R + I->a, R + I->b, R + I->c); \
+                         else f64_mode_lanes(op, RND, R, I, m); \
+                         vmnext }
 #else
 #define F32_MODE(op)
 #define F64_MODE(op)

@@ -144,6 +144,7 @@ OPS = [
     ('abs.f32', 'abs.f32 %f4, %f2;'),
     ('testp.normal.f32', 'testp.normal.f32 %p3, %f6;'),
     ('fma.rn.sat.f32', 'fma.rn.sat.f32 %f4, %f2, %f3, %f6;'),
+    ('fma.rm.sat.f32', 'fma.rm.sat.f32 %f4, %f2, %f3, %f6;'),
     ('cvt.sat.f32.f32', 'cvt.sat.f32.f32 %f4, %f6;'),
     ('max.f64', 'max.f64 %fd4, %fd1, %fd2;'),
     ('cvt.rzi.s64.f64', 'cvt.rzi.s64.f64 %rd7, %fd1;'),
