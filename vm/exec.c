@@ -2510,6 +2510,26 @@ __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint
         R[I->d + l] = t[l];
     }
 }
+/* dp4a of a whole warp (sa, sb: the bytes of a, b signed), 4 slots per step: each slot's 4 bytes
+ * as 16-bit words, bytes 0 and 2 in one vector and 1 and 3 in another, so that two vpmaddwd give
+ * a0*b0 + a2*b2 and a1*b1 + a3*b3 in the slot's low word (exact: |sums| < 2^18); + c, mod 2^32.
+ * The slot's high word (zero for a 32-bit value) only feeds the high words, cleared at the end. */
+static inline __attribute__((always_inline)) void dp4a_row(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                           const uint64_t *c, int sa, int sb)
+{
+    const __m256i even = _mm256_set1_epi32(0x00ff00ff), lo = _mm256_set1_epi64x(0xffffffff);
+#define DP4A_EVEN(v, s) ((s) ? _mm256_srai_epi16(_mm256_slli_epi16(v, 8), 8) : _mm256_and_si256(v, even))
+#define DP4A_ODD(v, s) ((s) ? _mm256_srai_epi16(v, 8) : _mm256_srli_epi16(v, 8))
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + k)), y = _mm256_loadu_si256((const __m256i *)(b + k));
+        __m256i s = _mm256_add_epi32(_mm256_madd_epi16(DP4A_EVEN(x, sa), DP4A_EVEN(y, sb)),
+                                     _mm256_madd_epi16(DP4A_ODD(x, sa), DP4A_ODD(y, sb)));
+        s = _mm256_add_epi32(s, _mm256_loadu_si256((const __m256i *)(c + k)));
+        _mm256_storeu_si256((__m256i *)(d + k), _mm256_and_si256(s, lo));
+    }
+#undef DP4A_EVEN
+#undef DP4A_ODD
+}
 /* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
 __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
@@ -3083,6 +3103,9 @@ next_group:
         /* the low 32 bits of c + the four byte products: a sum mod 2^32, whatever c's signedness;
          * one loop per pair of byte signednesses (constants: it vectorises) */
         vmcase(DP4A)
+#if defined(__AVX2__)
+            if (m == FULL) { dp4a_row(R + I->d, R + I->a, R + I->b, R + I->c, I->m1, I->m2); vmnext }
+#endif
             if (I->m1) { if (I->m2) LANES_D(dp4a(A32, B32, C32, 1, 1)); else LANES_D(dp4a(A32, B32, C32, 1, 0)); }
             else { if (I->m2) LANES_D(dp4a(A32, B32, C32, 0, 1)); else LANES_D(dp4a(A32, B32, C32, 0, 0)); }
             vmnext
