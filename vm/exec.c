@@ -2530,6 +2530,33 @@ static inline __attribute__((always_inline)) void dp4a_row(uint64_t *d, const ui
 #undef DP4A_EVEN
 #undef DP4A_ODD
 }
+/* d[l] = t[l] for the lanes l of m, 4 slots per step (a dense partial group's results
+ * computed for all 32 lanes in t, the idle lanes' thrown away). */
+static inline void row_merge(uint64_t *d, const uint64_t *t, uint32_t m)
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((m >> k) & 15), bit), bit);
+        __m256i v = _mm256_blendv_epi8(_mm256_loadu_si256((const __m256i *)(d + k)),
+                                       _mm256_loadu_si256((const __m256i *)(t + k)), on);
+        _mm256_storeu_si256((__m256i *)(d + k), v);
+    }
+}
+/* A dense partial group (VM_DENSE lanes or more) of fma.rn.f32, and of f32_mode_lanes' operations:
+ * the whole warp's row, then the lanes of m merged into d (the idle lanes' results thrown away).
+ * Out of line: a local array in the dispatch loop costs every handler (register allocation). */
+__attribute__((noinline)) static void fma32_dense(uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    uint64_t t[BC_WARP];
+    fma32_row(t, R + I->a, R + I->b, R + I->c);
+    row_merge(R + I->d, t, m);
+}
+__attribute__((noinline)) static void f32_mode_dense(int op, fp_rnd r, int ftz, uint64_t *R, const bc_insn *I, uint32_t m)
+{
+    uint64_t t[BC_WARP];
+    f32_mode_row(op, r, ftz, t, R + I->a, R + I->b, R + I->c);
+    row_merge(R + I->d, t, m);
+}
 /* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
 __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
@@ -3183,7 +3210,14 @@ next_group:
 #undef F32_ROW
         vmcase(FMA_F32)
 #if defined(__x86_64__) && defined(__GNUC__)
-            if (have_fma) { if (m == FULL) fma32_full(R, I); else fma32_hw(R, I, m); vmnext }
+            if (have_fma) {
+                if (m == FULL) fma32_full(R, I);
+#if defined(__AVX2__)
+                else if (popc32(m) >= VM_DENSE) fma32_dense(R, I, m);
+#endif
+                else fma32_hw(R, I, m);
+                vmnext
+            }
 #endif
             LANES_D(canon32(fmaf(f32(A), f32(B), f32(C)))); vmnext
         /* .sat (any rounding, with or without .ftz) of a whole warp: f32_sat_row */
@@ -3198,6 +3232,7 @@ next_group:
 #if defined(__AVX2__)
 #define F32_MODE(op) if (!SAT && have_fma) { \
                          if (m == FULL) f32_mode_row(op, RND, FTZ != 0, R + I->d, R + I->a, R + I->b, R + I->c); \
+                         else if (popc32(m) >= VM_DENSE) f32_mode_dense(op, RND, FTZ != 0, R, I, m); \
                          else f32_mode_lanes(op, RND, FTZ != 0, R, I, m); \
                          vmnext }
 #define F64_MODE(op) if (have_fma) { \

@@ -74,7 +74,8 @@ FORMS = [
     ('add.rz.f32 %f9, %f1, %f2;', 'f'), ('sub.rm.f32 %f9, %f1, %f2;', 'f'), ('fma.rp.f32 %f9, %f1, %f2, %f3;', 'f'),
     ('mul.rm.ftz.f32 %f9, %f1, %f2;', 'f'), ('fma.rz.ftz.f32 %f9, %f1, %f2, %f3;', 'f'), ('@%p1 fma.rm.ftz.f32 %f9, %f1, %f2, %f3;', 'f'),
     ('div.rz.f32 %f9, %f1, %f2;', 'f'), ('div.rn.ftz.f32 %f9, %f1, %f2;', 'f'), ('div.rp.ftz.f32 %f9, %f1, %f2;', 'f'),
-    ('@!%p1 div.rm.f32 %f9, %f1, %f2;', 'f'),
+    ('@!%p1 div.rm.f32 %f9, %f1, %f2;', 'f'), ('@%p1 fma.rn.f32 %f9, %f1, %f2, %f3;', 'f'), ('@!%p1 fma.rn.ftz.f32 %f9, %f1, %f2, %f3;', 'f'),
+    ('@%p1 mul.rz.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('sqrt.rn.ftz.f32 %f9, %f1;', 'f'), ('sqrt.rz.f32 %f9, %f1;', 'f'), ('@%p1 sqrt.rn.f32 %f9, %f1;', 'f'),
     ('rcp.rn.ftz.f32 %f9, %f1;', 'f'), ('rcp.rm.f32 %f9, %f1;', 'f'), ('@%p1 rcp.rp.ftz.f32 %f9, %f1;', 'f'),
     ('add.sat.f32 %f9, %f1, %f2;', 'f'), ('sub.ftz.sat.f32 %f9, %f1, %f2;', 'f'), ('mul.sat.f32 %f9, %f1, %f2;', 'f'),
@@ -163,7 +164,8 @@ def inputs(rnd):
         elif t % 8 == 2:               # .ftz compares and min/max: subnormals against each other and zeros
             f = [sub(), sub() if rnd.random() < 0.5 else rnd.getrandbits(1) << 31, sub()]
         lanes.append(r + [w64(), w64(), w64()] + f + [w64(), w64(), w64()] +
-                     [rnd.getrandbits(16), rnd.getrandbits(16)] + [rnd.getrandbits(1)])
+                     [rnd.getrandbits(16), rnd.getrandbits(16)] +
+                     [rnd.getrandbits(1) if t < 32 else int(t % 4 == 1)])   # %p1: ~16 lanes (dense), then 8 (sparse)
     return lanes
 
 
