@@ -2542,6 +2542,39 @@ static inline void row_merge(uint64_t *d, const uint64_t *t, uint32_t m)
         _mm256_storeu_si256((__m256i *)(d + k), v);
     }
 }
+/* cvt.f64.f32 (widen: 1) or cvt.rn.f32.f64 (0) of a whole warp: the host's conversion (exact, or
+ * rounded to nearest in the default mode), 4 slots per step; the f32 values of 4 slots are
+ * gathered by vshufps on the two halves (vpermd and vperm2i128 are 3 and 8 micro-ops on Zen 1).
+ * Returns the lanes whose result is a NaN, for vm/fp.c's payload rules. */
+static inline uint32_t cvt_f32_f64_row(uint64_t *d, const uint64_t *a, int widen)
+{
+    uint32_t nan = 0;
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256 v = _mm256_loadu_ps((const float *)(a + k));
+        if (widen) {
+            __m128 f = _mm_shuffle_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1), _MM_SHUFFLE(2, 0, 2, 0));
+            __m256d r = _mm256_cvtps_pd(f);
+            nan |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(r, r, _CMP_UNORD_Q)) << k;
+            _mm256_storeu_pd((double *)(d + k), r);
+        } else {
+            __m128 r = _mm256_cvtpd_ps(_mm256_castps_pd(v));
+            nan |= (uint32_t)_mm_movemask_ps(_mm_cmpunord_ps(r, r)) << k;
+            _mm256_storeu_si256((__m256i *)(d + k), _mm256_cvtepu32_epi64(_mm_castps_si128(r)));
+        }
+    }
+    return nan;
+}
+/* cvt_f32_f64_row into d = a, NaN results by vm/fp.c (out of line: see fma32_dense) */
+__attribute__((noinline)) static void cvt_f32_f64_warp(uint64_t *R, const bc_insn *I, int widen)
+{
+    uint64_t t[BC_WARP];
+    const uint64_t *a = R + I->a;
+    for (uint32_t nan = cvt_f32_f64_row(t, a, widen); nan; nan &= nan - 1) {
+        int l = __builtin_ctz(nan);
+        t[l] = widen ? fp_cvt_f2f(a[l] & 0xffffffffu, FP_F32, FP_F64, FP_RN, 0) : fp_cvt_f2f(a[l], FP_F64, FP_F32, FP_RN, 0);
+    }
+    memcpy(R + I->d, t, sizeof t);
+}
 /* A dense partial group (VM_DENSE lanes or more) of fma.rn.f32, and of f32_mode_lanes' operations:
  * the whole warp's row, then the lanes of m merged into d (the idle lanes' results thrown away).
  * Out of line: a local array in the dispatch loop costs every handler (register allocation). */
@@ -3462,10 +3495,20 @@ next_group:
                 }
 #undef FRINT_ROWS
             } else if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
-            else if (m == FULL && !fl2 && s == FP_F32 && d == FP_F64)     /* exact: the host's, but NaNs */
-                LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
-            else if (m == FULL && !fl2 && s == FP_F64 && d == FP_F32 && rn)
-                LANES_FIX(bf32((float)f64(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+            else if (m == FULL && !fl2 && ((s == FP_F32 && d == FP_F64) || (s == FP_F64 && d == FP_F32 && rn))) {
+                /* exact, or rounded to nearest: the host's, but NaNs (vm/fp.c) */
+#if defined(__AVX2__)
+                if (I->d != I->a)          /* the NaN lanes then still read their operand */
+                    for (uint32_t nan = cvt_f32_f64_row(R + I->d, R + I->a, s == FP_F32); nan; nan &= nan - 1) {
+                        int l = __builtin_ctz(nan);
+                        D = fp_cvt_f2f(A & sm, s, d, FP_RN, 0);
+                    }
+                else cvt_f32_f64_warp(R, I, s == FP_F32);
+#else
+                if (s == FP_F32) LANES_FIX(bf64((double)f32(A)), isnan64(v_), fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+                else LANES_FIX(bf32((float)f64(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+#endif
+            }
             else if (m == FULL && !fl2 && s == FP_F64 && (d == FP_F16 || d == FP_BF16) && rn) {
                 /* f64 -> f16/bf16 (__double2half): rounded to odd at f32 (24 bits: at least two more
                  * than the half keeps, at every exponent the half reaches), then to nearest by the
