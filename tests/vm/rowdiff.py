@@ -177,10 +177,11 @@ def kernel():
               'f': 'st.global.f32 [%rd20+{o}], %f9;', 'fd': 'st.global.f64 [%rd20+{o}], %fd9;',
               'rs': 'st.global.u16 [%rd20+{o}], %rs9;', 'p': 'selp.u32 %r9, 1, 0, %p9;\n  st.global.u32 [%rd20+{o}], %r9;'}[kind]
         body.append('  ' + st.format(o=k * 8))
-        if kind == 'r':
+        if kind in ('r', 'f'):
             # a 32-bit result's slot above its low word: 64-bit compares (setp.eq/ne) read the
             # whole slot, so a row that leaves bits there (a shl not masked) must show here
-            body.append('  and.b32 %r8, %r9, -1;\n  setp.ne.b32 %p8, %r9, %r8;\n  selp.u32 %r8, 1, 0, %p8;')
+            x = '%r9' if kind == 'r' else '%f9'
+            body.append('  mov.b32 %r8, ' + x + ';\n  and.b32 %r8, %r8, -1;\n  setp.ne.b32 %p8, ' + x + ', %r8;\n  selp.u32 %r8, 1, 0, %p8;')
             body.append('  st.global.u32 [%rd20+{o}], %r8;'.format(o=k * 8 + 4))
     loads = ['ld.global.u32 %r1, [%rd10];', 'ld.global.u32 %r2, [%rd10+8];', 'ld.global.u32 %r3, [%rd10+16];',
              'ld.global.u32 %r4, [%rd10+24];', 'ld.global.u64 %rd1, [%rd10+32];', 'ld.global.u64 %rd2, [%rd10+40];',
