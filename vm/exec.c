@@ -1737,27 +1737,26 @@ __attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64
  * be ra: each group of 8 lanes reads its addresses before it writes. */
 static inline void load_vec32_row(uint64_t *const *d, int nv, const uint64_t *ra, uintptr_t base, uint32_t dm)
 {
-    const __m256i mask = _mm256_set1_epi32((int)dm);
-#define PUT4(k, g, v) _mm256_storeu_si256((__m256i *)(d[k] + (g)), _mm256_cvtepu32_epi64(v))
+    /* a 64-bit element holds components 2i and 2i+1 of one lane: the low word masked, the high
+     * one shifted down, are two slots (no cross-lane shuffle but the vpermq of lanes' order) */
+    const __m256i mask = _mm256_set1_epi64x(dm);
+#define PUT2(k, g, v) do { _mm256_storeu_si256((__m256i *)(d[k] + (g)), _mm256_and_si256(v, mask)); \
+                           _mm256_storeu_si256((__m256i *)(d[(k) + 1] + (g)), _mm256_and_si256(_mm256_srli_epi64(v, 32), mask)); } while (0)
     for (int g = 0; g < BC_WARP; g += 8) {
         const uint8_t *p = (const uint8_t *)(base + ra[g]);
         if (nv == 2 && row_side_by_side(ra + g, 8)) {
-            /* [l0c0 l0c1 l1c0 l1c1 ...] -> [l0c0 l1c0 l2c0 l3c0 | l0c1 l1c1 l2c1 l3c1] */
-            const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-            __m256i a = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)p), idx), mask);
-            __m256i b = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(p + 32)), idx), mask);
-            PUT4(0, g, _mm256_castsi256_si128(a)); PUT4(0, g + 4, _mm256_castsi256_si128(b));
-            PUT4(1, g, _mm256_extracti128_si256(a, 1)); PUT4(1, g + 4, _mm256_extracti128_si256(b, 1));
+            __m256i a = _mm256_loadu_si256((const __m256i *)p), b = _mm256_loadu_si256((const __m256i *)(p + 32));
+            PUT2(0, g, a);
+            PUT2(0, g + 4, b);
         } else if (nv == 4 && row_side_by_side(ra + g, 16)) {
-            /* two lanes per ymm -> 64-bit pairs (lane 2i, lane 2i+1) of each component */
-            const __m256i idx = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-            __m256i q[4];
-            for (int j = 0; j < 4; j++)
-                q[j] = _mm256_and_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(p + 32 * j)), idx), mask);
+            __m256i q[4];             /* q[j]: lanes 2j, 2j+1, components 0-1 | 2-3 of each */
+            for (int j = 0; j < 4; j++) q[j] = _mm256_loadu_si256((const __m256i *)(p + 32 * j));
             for (int h = 0; h < 2; h++) {                       /* lanes 0-3, then 4-7 */
-                __m256i c02 = _mm256_unpacklo_epi64(q[2 * h], q[2 * h + 1]), c13 = _mm256_unpackhi_epi64(q[2 * h], q[2 * h + 1]);
-                PUT4(0, g + 4 * h, _mm256_castsi256_si128(c02)); PUT4(2, g + 4 * h, _mm256_extracti128_si256(c02, 1));
-                PUT4(1, g + 4 * h, _mm256_castsi256_si128(c13)); PUT4(3, g + 4 * h, _mm256_extracti128_si256(c13, 1));
+                /* unpack: lanes 0 2 | 1 3 of the pair of loads; vpermq: 0 1 2 3 */
+                __m256i c01 = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(q[2 * h], q[2 * h + 1]), _MM_SHUFFLE(3, 1, 2, 0));
+                __m256i c23 = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(q[2 * h], q[2 * h + 1]), _MM_SHUFFLE(3, 1, 2, 0));
+                PUT2(0, g + 4 * h, c01);
+                PUT2(2, g + 4 * h, c23);
             }
         } else
             for (int l = g; l < g + 8; l++) {
@@ -1767,37 +1766,35 @@ static inline void load_vec32_row(uint64_t *const *d, int nv, const uint64_t *ra
                 for (int k = 0; k < nv; k++) d[k][l] = v[k];
             }
     }
-#undef PUT4
+#undef PUT2
 }
 /* st.v2/.v4 of 32-bit values by a whole warp: the reverse of load_vec32_row
  * (lanes side by side do not overlap, so the order of their stores does not
  * matter; the others store one by one in ascending order). */
 static inline void store_vec32_row(const uint64_t *const *s, int nv, const uint64_t *ra, uintptr_t base)
 {
-    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    /* the low words of slots g..g+3 of component k */
-#define GET4(k, g) _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(s[k] + (g))), lo))
+    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
+    /* components k and k+1 of slots g..g+3 as one lane's 64-bit pair each */
+#define GET2(k, g) _mm256_or_si256(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s[k] + (g))), lo), \
+                                   _mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(s[(k) + 1] + (g))), 32))
     for (int g = 0; g < BC_WARP; g += 8) {
         uint8_t *p = (uint8_t *)(base + ra[g]);
         if (nv == 2 && row_side_by_side(ra + g, 8)) {
-            for (int h = 0; h < 2; h++) {                       /* [c0 of 4 lanes | c1 of 4 lanes] -> interleaved */
-                __m256i c = _mm256_set_m128i(GET4(1, g + 4 * h), GET4(0, g + 4 * h));
-                _mm256_storeu_si256((__m256i *)(p + 32 * h), _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
-            }
+            _mm256_storeu_si256((__m256i *)p, GET2(0, g));
+            _mm256_storeu_si256((__m256i *)(p + 32), GET2(0, g + 4));
         } else if (nv == 4 && row_side_by_side(ra + g, 16)) {
             for (int h = 0; h < 2; h++) {
-                __m256i c02 = _mm256_set_m128i(GET4(2, g + 4 * h), GET4(0, g + 4 * h));
-                __m256i c13 = _mm256_set_m128i(GET4(3, g + 4 * h), GET4(1, g + 4 * h));
-                __m256i q0 = _mm256_unpacklo_epi64(c02, c13), q1 = _mm256_unpackhi_epi64(c02, c13);   /* lanes (0,1), (2,3) */
-                const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-                _mm256_storeu_si256((__m256i *)(p + 64 * h), _mm256_permutevar8x32_epi32(q0, idx));
-                _mm256_storeu_si256((__m256i *)(p + 64 * h + 32), _mm256_permutevar8x32_epi32(q1, idx));
+                /* vpermq: lanes 0 2 1 3, so that the unpacks give lanes 0 1 | 2 3, each c01 c23 */
+                __m256i c01 = _mm256_permute4x64_epi64(GET2(0, g + 4 * h), _MM_SHUFFLE(3, 1, 2, 0));
+                __m256i c23 = _mm256_permute4x64_epi64(GET2(2, g + 4 * h), _MM_SHUFFLE(3, 1, 2, 0));
+                _mm256_storeu_si256((__m256i *)(p + 64 * h), _mm256_unpacklo_epi64(c01, c23));
+                _mm256_storeu_si256((__m256i *)(p + 64 * h + 32), _mm256_unpackhi_epi64(c01, c23));
             }
         } else
             for (int l = g; l < g + 8; l++)
                 for (int k = 0; k < nv; k++) store_n((uint8_t *)(base + ra[l]) + 4 * k, s[k][l], 4);
     }
-#undef GET4
+#undef GET2
 }
 
 static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t base, uint32_t sz)

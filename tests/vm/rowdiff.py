@@ -114,6 +114,14 @@ FORMS = [
     ('abs.f64 %fd9, %fd1;', 'fd'), ('cvt.rzi.s32.f64 %r9, %fd1;', 'r'), ('cvt.rn.f64.s64 %fd9, %rd1;', 'fd'),
     ('setp.le.f64 %p9, %fd1, %fd2;', 'p'),
     ('testp.notanumber.f32 %p9, %f1;', 'p'), ('testp.subnormal.f32 %p9, %f1;', 'p'), ('testp.normal.f64 %p9, %fd1;', 'p'),
+    # vector stores and loads of whole warps side by side (the rows of vm/exec.c), through shared
+    # memory: each lane reads back what it stored, so a component or lane out of place shows
+    ('st.shared.v2.u32 [%r20], {%r1, %r2};\n  ld.shared.v2.u32 {%r10, %r9}, [%r20];', 'r'),
+    ('st.shared.v2.u32 [%r20], {%r3, %r1};\n  ld.shared.v2.u32 {%r9, %r10}, [%r20];', 'r'),
+    ('st.shared.v4.u32 [%r21], {%r1, %r2, %r3, %r4};\n  ld.shared.v4.u32 {%r9, %r10, %r11, %r12}, [%r21];', 'r'),
+    ('st.shared.v4.u32 [%r21], {%r4, %r3, %r2, %r1};\n  ld.shared.v4.u32 {%r10, %r9, %r11, %r12}, [%r21];', 'r'),
+    ('st.shared.v4.u32 [%r21], {%r2, %r4, %r1, %r3};\n  ld.shared.v4.u32 {%r10, %r11, %r9, %r12}, [%r21];', 'r'),
+    ('st.shared.v4.u32 [%r21], {%r3, %r1, %r4, %r2};\n  ld.shared.v4.u32 {%r10, %r11, %r12, %r9}, [%r21];', 'r'),
     # collectives with constant operands (the whole-warp shortcut) and per-lane ones
     ('shfl.sync.bfly.b32 %r9, %r1, 1, 31, -1;', 'r'), ('shfl.sync.down.b32 %r9, %r1, 5, 31, -1;', 'r'),
     ('shfl.sync.up.b32 %r9, %r1, 3, 0, -1;', 'r'), ('shfl.sync.idx.b32 %r9, %r1, 7, 0x1c1f, -1;', 'r'),
@@ -196,8 +204,9 @@ def kernel():
 {{
   .reg .pred %p<10>;
   .reg .b16 %rs<10>;
-  .reg .b32 %r<10>;
+  .reg .b32 %r<24>;
   .reg .b64 %rd<24>;
+  .shared .align 16 .b8 scr[1024];
   .reg .f32 %f<10>;
   .reg .f64 %fd<10>;
   mov.u32 %r6, %tid.x;
@@ -207,6 +216,9 @@ def kernel():
   cvta.to.global.u64 %rd12, %rd12;
   mul.wide.u32 %rd13, %r6, 128;
   add.s64 %rd10, %rd11, %rd13;
+  mov.u32 %r20, scr;
+  mad.lo.u32 %r21, %r6, 16, %r20;   // scr + 16 tid: .v4 of 32-bit values side by side
+  mad.lo.u32 %r20, %r6, 8, %r20;    // scr + 8 tid: .v2
   mul.wide.u32 %rd14, %r6, {len(FORMS) * 8};
   add.s64 %rd20, %rd12, %rd14;
 """ + '\n'.join('  ' + l for l in loads) + '\n' + '\n'.join(body) + '\n  ret;\n}\n'
@@ -248,9 +260,10 @@ def main():
     passed = failed = 0
     n = len(FORMS)
     for k, (text, kind) in enumerate(FORMS):
+        text = text.replace('\n  ', ' ')   # a form of two instructions on one line
         bad = [t for t in range(THREADS) if outs['avx2'][(t * n + k) * 8:(t * n + k + 1) * 8] != outs['base'][(t * n + k) * 8:(t * n + k + 1) * 8]]
         # narrow values are stored zero-extended (vm/exec.c's rows rely on it): the base copy too
-        high = [t for t in range(THREADS) if kind == 'r' and outs['base'][(t * n + k) * 8 + 4:(t * n + k + 1) * 8] != bytes(4)]
+        high = [t for t in range(THREADS) if kind in ('r', 'f') and outs['base'][(t * n + k) * 8 + 4:(t * n + k + 1) * 8] != bytes(4)]
         if high and not bad:
             t = high[0]
             print(f'FAIL {text} lane {t} of {len(high)}: both copies leave bits above the 32-bit result\'s low word, '
