@@ -2481,6 +2481,12 @@ __attribute__((target("fma"))) static void f32_mode_lanes(int op, fp_rnd r, int 
     }
     host_fp_off(csr);
 }
+/* vm/fp.c's add, sub, mul, fma or div.f64 (FPX_*) with rounding r: the host-mode paths' NaN lanes */
+static uint64_t fp64_op(int op, uint64_t a, uint64_t b, uint64_t c, fp_rnd r)
+{
+    return op == FPX_ADD ? fp64_add(a, b, r) : op == FPX_SUB ? fp64_sub(a, b, r) : op == FPX_MUL ? fp64_mul(a, b, r)
+         : op == FPX_DIV ? fp64_div(a, b, r) : fp64_fma(a, b, c, r);
+}
 /* add, sub, mul, fma or div.f64 of lanes m with rounding r: the host in that mode, then
  * vm/fp.c, after the mode is restored, for the NaN results (their payload rules). */
 __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint64_t *R, const bc_insn *I, uint32_t m)
@@ -2499,9 +2505,7 @@ __attribute__((target("fma"))) static void f64_mode_lanes(int op, fp_rnd r, uint
     host_fp_off(csr);
     for (uint32_t mm = nan; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
-        uint64_t a = R[I->a + l], b = R[I->b + l];
-        t[l] = op == FPX_ADD ? fp64_add(a, b, r) : op == FPX_SUB ? fp64_sub(a, b, r) : op == FPX_MUL ? fp64_mul(a, b, r)
-             : op == FPX_DIV ? fp64_div(a, b, r) : fp64_fma(a, b, R[I->c + l], r);
+        t[l] = fp64_op(op, R[I->a + l], R[I->b + l], op == FPX_FMA ? R[I->c + l] : 0, r);
     }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(mm);
@@ -2612,11 +2616,8 @@ __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64
 #undef F64_MODE_LOOP
     host_fp_off(csr);
     if (_mm256_movemask_pd(nan))
-        for (int l = 0; l < BC_WARP; l++) {
-            if (!isnan64(t[l])) continue;
-            t[l] = op == FPX_ADD ? fp64_add(a[l], b[l], r) : op == FPX_SUB ? fp64_sub(a[l], b[l], r)
-                 : op == FPX_MUL ? fp64_mul(a[l], b[l], r) : op == FPX_DIV ? fp64_div(a[l], b[l], r) : fp64_fma(a[l], b[l], c[l], r);
-        }
+        for (int l = 0; l < BC_WARP; l++)
+            if (isnan64(t[l])) t[l] = fp64_op(op, a[l], b[l], op == FPX_FMA ? c[l] : 0, r);
     memcpy(d, t, sizeof t);
 }
 /* sqrt or rcp.f32 of lanes m with rounding r and .ftz: the host in that mode (sqrtss,
