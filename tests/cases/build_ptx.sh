@@ -16,7 +16,7 @@ done
 ptx tests/cases/tile_fma tile_fma.cu ../tile_fma_ftz/tile_fma_ftz.ptx -lineinfo -ftz=true
 # -G (debug) build of the calls/recursion kernels, used by the calls_debug case
 ptx tests/cases/calls_recursion calls_recursion.cu calls_recursion_G.ptx -G
-for k in saxpy reduce histogram matmul scan; do
+for k in saxpy reduce histogram matmul scan softmax; do
   [ -f "$ROOT/kernels/$k/$k.cu" ] && ptx kernels/$k $k.cu $k.ptx -lineinfo
 done
 echo ptx built

@@ -141,6 +141,13 @@ w(os.path.join(KERN, 'matmul', 'a.bin'), f32s([float(rnd.randint(-8, 8)) for _ i
 w(os.path.join(KERN, 'matmul', 'b.bin'), f32s([rnd.randint(-8, 8) * 0.5 for _ in range(32 * 40)]))
 rnd = random.Random(6)
 w(os.path.join(KERN, 'scan', 'in.bin'), i32s([rnd.randint(-20, 100) for _ in range(1024)]))
+rnd = random.Random(7)
+# softmax: 6 rows of 1000; row 1 spans +-100 (exp underflows to 0), row 2 holds -inf, row 3 is constant
+SM = [[rnd.uniform(-10, 10) for _ in range(1000)] for _ in range(6)]
+SM[1] = [rnd.uniform(-100, 100) for _ in range(1000)]
+SM[2][17] = SM[2][500] = float('-inf')
+SM[3] = [2.5] * 1000
+w(os.path.join(KERN, 'softmax', 'x.bin'), f32s([v for r in SM for v in r]))
 print('inputs written')
 
 # ---- tile_fma: A and B (64 x 64 f32) and a permutation of the 16 columns of a tile.
