@@ -2592,6 +2592,35 @@ __attribute__((noinline)) static void f32_mode_dense(int op, fp_rnd r, int ftz, 
     f32_mode_row(op, r, ftz, t, R + I->a, R + I->b, R + I->c);
     row_merge(R + I->d, t, m);
 }
+/* A partial group of a MUFU function's row (vm/fp_approx.c) or a division row (b: its divisor),
+ * VM_MUFU_DENSE lanes or more: the row over all 32 lanes, the idle lanes' operands 1.0 (which no
+ * row hands to its scalar function), then the lanes of m merged into d.  The row costs about what
+ * 15-17 lanes of the scalar function do (ex2, lg2, sin, div.full on Zen 1), so fewer lanes go one
+ * by one (MUFU_LANES: never all 32 by the scalar function, as LANES_D's dense groups would). */
+#define VM_MUFU_DENSE 16
+#define F32_ONE 0x3f800000u   /* 1.0f */
+__attribute__((noinline)) static void mufu_dense(void (*row)(uint64_t *, const uint64_t *, int), uint64_t *R,
+                                                 const bc_insn *I, uint32_t m, int ftz)
+{
+    uint64_t x[BC_WARP], t[BC_WARP];
+    const uint64_t *a = R + I->a;
+    for (int l = 0; l < BC_WARP; l++) x[l] = (m >> l) & 1 ? a[l] : F32_ONE;
+    row(t, x, ftz);
+    row_merge(R + I->d, t, m);
+}
+__attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const uint64_t *, const uint64_t *, int),
+                                                uint64_t *R, const bc_insn *I, uint32_t m, int ftz)
+{
+    uint64_t x[BC_WARP], y[BC_WARP], t[BC_WARP];
+    const uint64_t *a = R + I->a, *b = R + I->b;
+    for (int l = 0; l < BC_WARP; l++) {
+        int on = (m >> l) & 1;
+        x[l] = on ? a[l] : F32_ONE;
+        y[l] = on ? b[l] : F32_ONE;
+    }
+    row(t, x, y, ftz);
+    row_merge(R + I->d, t, m);
+}
 /* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
 __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
@@ -3283,15 +3312,18 @@ next_group:
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
         vmcase(DIV_F32X) F32_MODE(FPX_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
-         * dividend (vm/fp_approx.c); a whole warp by its AVX2 row, which redoes the lanes it
-         * leaves with the same scalar function */
+         * dividend (vm/fp_approx.c); a whole warp (or a partial group of VM_MUFU_DENSE lanes or
+         * more) by its AVX2 row, which redoes the lanes it leaves with the same scalar function */
 #if defined(__AVX2__)
-#define DIV_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, R + I->b, FTZ); vmnext }
+#define DIV_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, R + I->b, FTZ); vmnext } \
+                    if (popc32(m) >= VM_MUFU_DENSE) { div_dense(fn##_row, R, I, m, FTZ); vmnext }
 #else
 #define DIV_ROW(fn)
 #endif
-        vmcase(DIV_APPROX_F32) DIV_ROW(fp32_div_approx) LANES_D(fp32_div_approx(A32, B32, FTZ)); vmnext
-        vmcase(DIV_FULL_F32) DIV_ROW(fp32_div_full) LANES_D(fp32_div_full(A32, B32, FTZ)); vmnext
+#define MUFU_LANES(...) do { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { \
+            int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } while (0)
+        vmcase(DIV_APPROX_F32) DIV_ROW(fp32_div_approx) MUFU_LANES(fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) DIV_ROW(fp32_div_full) MUFU_LANES(fp32_div_full(A32, B32, FTZ)); vmnext
 #undef DIV_ROW
         vmcase(SQRT_F32)
 #if defined(__AVX2__)
@@ -3315,21 +3347,24 @@ next_group:
             else LANES_D(fp32_rcp(A32, RND, FTZ));
 #endif
             vmnext
-        /* the MUFU functions of a whole warp: vm/fp_approx.c's AVX2 rows */
+        /* the MUFU functions of a whole warp or a partial group of VM_MUFU_DENSE lanes or more:
+         * vm/fp_approx.c's AVX2 rows */
 #if defined(__AVX2__)
-#define MUFU_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, FTZ); vmnext }
+#define MUFU_ROW(fn) if (m == FULL) { fn##_row(R + I->d, R + I->a, FTZ); vmnext } \
+                     if (popc32(m) >= VM_MUFU_DENSE) { mufu_dense(fn##_row, R, I, m, FTZ); vmnext }
 #else
 #define MUFU_ROW(fn)
 #endif
-        vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) LANES_D(fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) LANES_D(fp32_rsqrt_approx(A32, FTZ)); vmnext
-        vmcase(SQRT_APPROX_F32) MUFU_ROW(fp32_sqrt_approx) LANES_D(fp32_sqrt_approx(A32, FTZ)); vmnext
-        vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) LANES_D(fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) LANES_D(fp32_lg2_approx(A32, FTZ)); vmnext
-        vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) LANES_D(fp32_sin_approx(A32, FTZ)); vmnext
-        vmcase(COS_APPROX_F32) MUFU_ROW(fp32_cos_approx) LANES_D(fp32_cos_approx(A32, FTZ)); vmnext
-        vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) LANES_D(fp32_tanh_approx(A32)); vmnext
+        vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) MUFU_LANES(fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) MUFU_LANES(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) MUFU_ROW(fp32_sqrt_approx) MUFU_LANES(fp32_sqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) MUFU_LANES(fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) MUFU_LANES(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) MUFU_LANES(fp32_sin_approx(A32, FTZ)); vmnext
+        vmcase(COS_APPROX_F32) MUFU_ROW(fp32_cos_approx) MUFU_LANES(fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) MUFU_LANES(fp32_tanh_approx(A32)); vmnext
 #undef MUFU_ROW
+#undef MUFU_LANES
 #if defined(__AVX2__)
 #define MINMAX32_ROW(ismax) if (m == FULL) { minmax_f32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax, FTZ != 0); vmnext }
 #else

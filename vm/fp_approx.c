@@ -448,8 +448,9 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 }
 
 /* ---- whole warps (the AVX2 copy of the dispatch loop calls these) ----------------------
- * The table interpolation of mufu_rcp and mufu_ex2 for 32 lanes, 4 per AVX2 operation: the
- * segment's coefficients gathered, the squarer's 7 steps on vectors.  Lanes whose input the
+ * The table interpolation of the MUFU units for 32 lanes: rcp, ex2, rsqrt, sqrt (and the
+ * division) 8 lanes per AVX2 operation, lg2, sin, cos and tanh (whose values need 64 bits
+ * throughout) 4; the segments' coefficients loaded, the squarer's 7 steps on vectors.  Lanes whose input the
  * scalar function treats apart (zero, subnormal, inf, NaN; out-of-range scaling) are redone
  * by it, so every lane gets the scalar function's bits (tests/fp/mufu_check compares them). */
 #if defined(__x86_64__)
@@ -458,12 +459,14 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 /* mufu_sq of 4 lanes of 17-bit x */
 __attribute__((target("avx2"))) static inline __m256i mufu_sq4(__m256i x)
 {
-    const __m256i m511 = _mm256_set1_epi64x(511), zero = _mm256_setzero_si256();
+    const __m256i m511 = _mm256_set1_epi64x(511);
+    const __m256d zero = _mm256_setzero_pd();
     __m256i h = _mm256_srli_epi64(x, 9), l = _mm256_and_si256(x, m511);
     __m256i r = _mm256_srli_epi64(_mm256_mul_epu32(h, h), 1);
-    /* bit a of h moved to the sign bit: the compare makes it a mask of ones */
-#define SQ_STEP(a) r = _mm256_add_epi64(r, _mm256_and_si256(_mm256_srli_epi64(l, 9 - (a)), \
-                           _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(h, 63 - (a)))))
+    /* bit a of h moved to the sign bit picks l >> (9 - a) (vpmulhuw) or 0, as in mufu_sq8 */
+#define SQ_STEP(a) r = _mm256_add_epi64(r, _mm256_castpd_si256(_mm256_blendv_pd(zero, \
+                           _mm256_castsi256_pd(_mm256_mulhi_epu16(l, _mm256_set1_epi64x(1 << (7 + (a))))), \
+                           _mm256_castsi256_pd(_mm256_slli_epi64(h, 63 - (a))))))
     SQ_STEP(1); SQ_STEP(2); SQ_STEP(3); SQ_STEP(4); SQ_STEP(5); SQ_STEP(6); SQ_STEP(7);
 #undef SQ_STEP
     return r;
@@ -485,20 +488,188 @@ __attribute__((target("avx2"))) static inline __m256i mufu_poly4(const mufu_seg 
     return _mm256_add_epi64(d, _mm256_add_epi64(bx, csq));
 }
 
-/* sign s, exponent e and significand v: v >= 2^24 takes one more exponent step (v halved);
- * then e <= 0 gives +-0 and e >= 255 infinity (as mufu_rcp and mufu_ex2 end) */
-__attribute__((target("avx2"))) static inline __m256i mufu_pack4(__m256i v, __m256i e, __m256i s)
+_Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
+
+/* ---- 8 lanes per vector: rcp, ex2, rsqrt, sqrt and the division ----
+ * These four units' inputs, squarer, exponents and results fit in 32 bits, so
+ * their rows keep 8 lanes in the 32-bit elements of one vector; only the sum
+ * d + b * x + c * sq needs 64 bits, and is taken for the even and the odd
+ * elements apart (vpmuldq reads the even ones).  The 8 lanes come from 8 slots'
+ * low words by one vshufps, so the elements are in the lane order
+ * 0 1 4 5 2 3 6 7 ("the row8 order"); every step is per element, and the results go
+ * back to the slots by one unpack each way. */
+
+/* mufu_sq of 8 lanes of 17-bit x (h < 2^8, so h * h is one vpmaddwd) */
+__attribute__((target("avx2"))) static inline __m256i mufu_sq8(__m256i x)
 {
-    const __m256i top = _mm256_set1_epi64x(0xffffff), frac = _mm256_set1_epi64x(0x7fffff);
-    __m256i ge = _mm256_cmpgt_epi64(v, top);
-    v = _mm256_blendv_epi8(v, _mm256_srli_epi64(v, 1), ge);
-    e = _mm256_sub_epi64(e, ge);                              /* ge is -1 where it holds */
-    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(v, frac)));
-    r = _mm256_blendv_epi8(r, s, _mm256_cmpgt_epi64(_mm256_set1_epi64x(1), e));
-    return _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi64x(0x7f800000)), _mm256_cmpgt_epi64(e, _mm256_set1_epi64x(254)));
+    const __m256i m511 = _mm256_set1_epi32(511);
+    __m256i h = _mm256_srli_epi32(x, 9), l = _mm256_and_si256(x, m511);
+    __m256i r = _mm256_srli_epi32(_mm256_madd_epi16(h, h), 1);
+    const __m256 zero = _mm256_setzero_ps();
+    /* bit a of h moved to the sign bit picks l >> (9 - a) or 0 by a blend (a mask took two shifts and
+     * an and); l >> (9 - a) is the high half of l * 2^(7 + a), from the multiplier: Zen 1 has one
+     * shift unit, which the rest keeps busy (docs/PERFORMANCE.md, step 87) */
+#define SQ8_STEP(a) r = _mm256_add_epi32(r, _mm256_castps_si256(_mm256_blendv_ps(zero, \
+                            _mm256_castsi256_ps(_mm256_mulhi_epu16(l, _mm256_set1_epi32(1 << (7 + (a))))), \
+                            _mm256_castsi256_ps(_mm256_slli_epi32(h, 31 - (a))))))
+    SQ8_STEP(1); SQ8_STEP(2); SQ8_STEP(3); SQ8_STEP(4); SQ8_STEP(5); SQ8_STEP(6); SQ8_STEP(7);
+#undef SQ8_STEP
+    return r;
 }
 
-_Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
+/* (d + b * x + c * sq) >> sh for 8 lanes, segments idx of tab; the result below 2^32 (as it
+ * is for the lanes the caller does not redo) */
+__attribute__((target("avx2"))) static inline __m256i mufu_poly8(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq,
+                                                                 int sh)
+{
+    uint32_t k[8];
+    _mm256_storeu_si256((__m256i *)k, idx);
+    const mufu_seg *t[8];
+    uint64_t bc[8];                                          /* b and c, one 8-byte load each */
+    for (int i = 0; i < 8; i++) { t[i] = &tab[k[i]]; memcpy(&bc[i], &t[i]->b, 8); }
+    __m256i de = _mm256_setr_epi64x(t[0]->d, t[2]->d, t[4]->d, t[6]->d);
+    __m256i dodd = _mm256_setr_epi64x(t[1]->d, t[3]->d, t[5]->d, t[7]->d);
+    __m256i be = _mm256_setr_epi64x((long long)bc[0], (long long)bc[2], (long long)bc[4], (long long)bc[6]);
+    __m256i bo = _mm256_setr_epi64x((long long)bc[1], (long long)bc[3], (long long)bc[5], (long long)bc[7]);
+    /* the odd elements and the c halves moved down by vpshufd (the shift unit has enough to do) */
+#define ODD(v) _mm256_shuffle_epi32(v, _MM_SHUFFLE(3, 3, 1, 1))
+    __m256i ve = _mm256_add_epi64(de, _mm256_add_epi64(_mm256_mul_epi32(be, x), _mm256_mul_epi32(ODD(be), sq)));
+    __m256i vo = _mm256_add_epi64(dodd, _mm256_add_epi64(_mm256_mul_epi32(bo, ODD(x)), _mm256_mul_epi32(ODD(bo), ODD(sq))));
+#undef ODD
+    return _mm256_blend_epi32(_mm256_srli_epi64(ve, sh), _mm256_slli_epi64(vo, 32 - sh), 0xaa);   /* vo >> sh in the high words */
+}
+
+/* sign s, exponent e and significand v (below 2^31) of 8 lanes: v >= 2^24 takes one more
+ * exponent step (v halved); then e <= 0 gives +-0 and e >= 255 infinity (as mufu_rcp and
+ * mufu_ex2 end) */
+__attribute__((target("avx2"))) static inline __m256i mufu_pack8(__m256i v, __m256i e, __m256i s)
+{
+    const __m256i top = _mm256_set1_epi32(0xffffff), frac = _mm256_set1_epi32(0x7fffff);
+    __m256i ge = _mm256_cmpgt_epi32(v, top);
+    v = _mm256_blendv_epi8(v, _mm256_srli_epi32(v, 1), ge);
+    e = _mm256_sub_epi32(e, ge);                              /* ge is -1 where it holds */
+    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi32(e, 23), _mm256_and_si256(v, frac)));
+    r = _mm256_blendv_epi8(r, s, _mm256_cmpgt_epi32(_mm256_set1_epi32(1), e));
+    return _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi32(0x7f800000)), _mm256_cmpgt_epi32(e, _mm256_set1_epi32(254)));
+}
+
+/* a > b as unsigned 32-bit elements */
+__attribute__((target("avx2"))) static inline __m256i cmpgt_u32(__m256i a, uint32_t b)
+{
+    const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
+    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, sign), _mm256_set1_epi32((int)(b ^ 0x80000000u)));
+}
+
+/* One function on 8 lanes (32-bit elements, in the row8 order): the results, and in *bad the lanes
+ * the scalar function must redo. */
+typedef __m256i (*mufu8_fn)(__m256i va, int ftz, __m256i *bad);
+
+/* 8 slots' low words as 32-bit elements, in the row8 order */
+__attribute__((target("avx2"))) static inline __m256i row8_low_words(const uint64_t *a)
+{
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_loadu_ps((const float *)a), _mm256_loadu_ps((const float *)(a + 4)), 0x88));
+}
+/* the 8 elements of r (the row8 order) zero-extended into slots d[0..7] */
+__attribute__((target("avx2"))) static inline void row8_store_words(uint64_t *d, __m256i r)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    _mm256_storeu_si256((__m256i *)d, _mm256_unpacklo_epi32(r, zero));
+    _mm256_storeu_si256((__m256i *)(d + 4), _mm256_unpackhi_epi32(r, zero));
+}
+/* a movemask of 8 elements in the row8 order as lane bits */
+static inline uint32_t row8_order_bits(uint32_t g)
+{
+    return (g & 0xc3u) | ((g >> 2) & 0x0cu) | ((g << 2) & 0x30u);
+}
+
+/* f8 over 32 lanes, then the scalar function for the lanes it leaves (as mufu_row) */
+__attribute__((target("avx2"), always_inline)) static inline void mufu_row8(uint64_t *d, const uint64_t *src, int ftz,
+                                                                            mufu8_fn f8, uint32_t (*one)(uint32_t, int))
+{
+    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
+    memcpy(a, src, sizeof a);
+    uint32_t redo = 0;
+    for (int l = 0; l < 32; l += 8) {
+        __m256i bad, r = f8(row8_low_words(a + l), ftz, &bad);
+        redo |= row8_order_bits((uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad))) << l;
+        row8_store_words(d + l, r);
+    }
+    for (; redo; redo &= redo - 1) {
+        int l = __builtin_ctz(redo);
+        d[l] = one((uint32_t)a[l], ftz);
+    }
+}
+
+/* mufu_rcp; zero, subnormal, inf, NaN and (without .ftz) the ranges fp32_rcp_approx scales: bad */
+__attribute__((target("avx2"))) static inline __m256i rcp8(__m256i va, int ftz, __m256i *bad)
+{
+    const __m256i sign = _mm256_set1_epi32((int)0x80000000u), ff = _mm256_set1_epi32(0xff), zero = _mm256_setzero_si256();
+    const __m256i frac = _mm256_set1_epi32(0x7fffff), m16 = _mm256_set1_epi32(0xffff), c253 = _mm256_set1_epi32(253);
+    const __m256i mmax = _mm256_set1_epi32(ftz ? 0x7f7fffff : 0x7e800000);
+    __m256i s = _mm256_and_si256(va, sign), f = _mm256_and_si256(va, frac);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi32(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi32(ex, zero), _mm256_cmpgt_epi32(_mm256_andnot_si256(sign, va), mmax));
+    __m256i x = _mm256_and_si256(f, m16);
+    __m256i v = mufu_poly8(mufu_rcp_tab, _mm256_srli_epi32(f, 16), x, mufu_sq8(_mm256_slli_epi32(x, 1)), 15);
+    return mufu_pack8(v, _mm256_sub_epi32(c253, ex), s);
+}
+
+/* mufu_ex2; inf, NaN, |x| >= 128 and (without .ftz) x < -126: bad */
+__attribute__((target("avx2"))) static inline __m256i ex2_8(__m256i va, int ftz, __m256i *bad)
+{
+    const __m256i ff = _mm256_set1_epi32(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i hid = _mm256_set1_epi32(0x800000), c127 = _mm256_set1_epi32(127), six = _mm256_set1_epi32(6);
+    const __m256i m17 = _mm256_set1_epi32(0x1ffff);
+    __m256i be = _mm256_and_si256(_mm256_srli_epi32(va, 23), ff), sh = _mm256_sub_epi32(be, c127);
+    *bad = _mm256_cmpgt_epi32(sh, six);
+    if (!ftz) *bad = _mm256_or_si256(*bad, cmpgt_u32(va, 0xc2fc0000u));
+    /* the 7.23 fixed-point magnitude (below 2^31 for the lanes kept): shifts of 32 or more give 0 */
+    __m256i m = _mm256_or_si256(_mm256_and_si256(va, frac), hid);
+    __m256i up = _mm256_sllv_epi32(m, _mm256_max_epi32(sh, zero));
+    __m256i down = _mm256_srlv_epi32(m, _mm256_max_epi32(_mm256_sub_epi32(zero, sh), zero));
+    __m256i fx = _mm256_andnot_si256(_mm256_cmpeq_epi32(be, zero), _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi32(zero, sh)));
+    __m256i I = _mm256_srli_epi32(fx, 23), F = _mm256_and_si256(fx, frac);
+    __m256i sg = _mm256_srai_epi32(va, 31);                                   /* -1 where negative */
+    __m256i fnz = _mm256_andnot_si256(_mm256_cmpeq_epi32(F, zero), sg);      /* negative with a fraction */
+    I = _mm256_blendv_epi8(I, _mm256_add_epi32(_mm256_sub_epi32(zero, I), fnz), sg);   /* -I, or -I - 1 */
+    F = _mm256_xor_si256(F, _mm256_and_si256(fnz, frac));                   /* ones' complement */
+    __m256i x = _mm256_and_si256(F, m17);
+    __m256i v = mufu_poly8(mufu_ex2_tab, _mm256_srli_epi32(F, 17), x, mufu_sq8(x), 15);
+    return mufu_pack8(v, _mm256_add_epi32(I, c127), zero);
+}
+
+/* mufu_rsq; zero, subnormal, negative, inf, NaN: bad (.ftz differs only for subnormal inputs) */
+__attribute__((target("avx2"))) static inline __m256i rsqrt8(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi32(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i one = _mm256_set1_epi32(1), c190 = _mm256_set1_epi32(190), m17 = _mm256_set1_epi32(0x1ffff);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi32(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi32(ex, zero), cmpgt_u32(va, 0x7f7fffffu));
+    __m256i ex1 = _mm256_add_epi32(ex, one);
+    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi32(_mm256_and_si256(ex1, one), 23));
+    __m256i e = _mm256_sub_epi32(c190, _mm256_srli_epi32(ex1, 1));
+    __m256i x = _mm256_and_si256(f, m17);
+    __m256i v = mufu_poly8(mufu_rsq_tab, _mm256_srli_epi32(f, 17), x, _mm256_slli_epi32(mufu_sq8(x), 2), 16);
+    __m256i pow4 = _mm256_slli_epi32(_mm256_add_epi32(e, one), 23);        /* f == 0: a power of 4 */
+    return _mm256_blendv_epi8(mufu_pack8(v, e, zero), pow4, _mm256_cmpeq_epi32(f, zero));
+}
+
+/* mufu_sqrt; zero, subnormal, negative, inf, NaN: bad (as rsqrt8: the same layout of table
+ * and input, the result's exponent 63 + (ex + 1) / 2 = 127 + floor((ex - 127) / 2)) */
+__attribute__((target("avx2"))) static inline __m256i sqrt8(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi32(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i one = _mm256_set1_epi32(1), c63 = _mm256_set1_epi32(63), m17 = _mm256_set1_epi32(0x1ffff);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi32(va, 23), ff);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi32(ex, zero), cmpgt_u32(va, 0x7f7fffffu));
+    __m256i ex1 = _mm256_add_epi32(ex, one);
+    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi32(_mm256_and_si256(ex1, one), 23));
+    __m256i x = _mm256_and_si256(f, m17);
+    __m256i v = mufu_poly8(mufu_sqrt_tab, _mm256_srli_epi32(f, 17), x, _mm256_slli_epi32(mufu_sq8(x), 1), 17);
+    return mufu_pack8(v, _mm256_add_epi32(c63, _mm256_srli_epi32(ex1, 1)), zero);
+}
 
 /* One function on 4 lanes (inputs zero-extended in 64-bit lanes): the results, and in *bad the
  * lanes the scalar function must redo. */
@@ -522,78 +693,6 @@ __attribute__((target("avx2"), always_inline)) static inline void mufu_row(uint6
         int l = __builtin_ctz(redo);
         d[l] = one((uint32_t)a[l], ftz);
     }
-}
-
-/* mufu_rcp; zero, subnormal, inf, NaN and (without .ftz) the ranges fp32_rcp_approx scales: bad */
-__attribute__((target("avx2"))) static inline __m256i rcp4(__m256i va, int ftz, __m256i *bad)
-{
-    const __m256i sign = _mm256_set1_epi64x(0x80000000), ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256();
-    const __m256i frac = _mm256_set1_epi64x(0x7fffff), m16 = _mm256_set1_epi64x(0xffff), c253 = _mm256_set1_epi64x(253);
-    const __m256i mmax = _mm256_set1_epi64x(ftz ? 0x7f7fffff : 0x7e800000);
-    __m256i s = _mm256_and_si256(va, sign), f = _mm256_and_si256(va, frac);
-    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
-    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(_mm256_andnot_si256(sign, va), mmax));
-    __m256i x = _mm256_and_si256(f, m16);
-    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rcp_tab, _mm256_srli_epi64(f, 16), x, mufu_sq4(_mm256_slli_epi64(x, 1))), 15);
-    return mufu_pack4(v, _mm256_sub_epi64(c253, ex), s);
-}
-
-/* mufu_ex2; inf, NaN, |x| >= 128 and (without .ftz) x < -126: bad */
-__attribute__((target("avx2"))) static inline __m256i ex2_4(__m256i va, int ftz, __m256i *bad)
-{
-    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
-    const __m256i hid = _mm256_set1_epi64x(0x800000), c127 = _mm256_set1_epi64x(127), six = _mm256_set1_epi64x(6);
-    const __m256i m17 = _mm256_set1_epi64x(0x1ffff), small = _mm256_set1_epi64x(ftz ? 0xffffffff : 0xc2fc0000);
-    __m256i be = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), sh = _mm256_sub_epi64(be, c127);
-    *bad = _mm256_or_si256(_mm256_cmpgt_epi64(sh, six), _mm256_cmpgt_epi64(va, small));
-    /* the 7.23 fixed-point magnitude: m shifted by sh in [-127, 6] (the 32-bit max of a 64-bit
-     * lane is its max with 0 here); subnormal or zero inputs give 0 */
-    __m256i m = _mm256_or_si256(_mm256_and_si256(va, frac), hid);
-    __m256i up = _mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero));
-    __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));
-    __m256i fx = _mm256_andnot_si256(_mm256_cmpeq_epi64(be, zero), _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh)));
-    __m256i I = _mm256_srli_epi64(fx, 23), F = _mm256_and_si256(fx, frac);
-    __m256i sg = _mm256_sub_epi64(zero, _mm256_srli_epi64(va, 31));          /* -1 where negative */
-    __m256i fnz = _mm256_andnot_si256(_mm256_cmpeq_epi64(F, zero), sg);      /* negative with a fraction */
-    I = _mm256_blendv_epi8(I, _mm256_add_epi64(_mm256_sub_epi64(zero, I), fnz), sg);   /* -I, or -I - 1 */
-    F = _mm256_xor_si256(F, _mm256_and_si256(fnz, frac));                   /* ones' complement */
-    __m256i x = _mm256_and_si256(F, m17);
-    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_ex2_tab, _mm256_srli_epi64(F, 17), x, mufu_sq4(x)), 15);
-    return mufu_pack4(v, _mm256_add_epi64(I, c127), zero);
-}
-
-/* mufu_rsq; zero, subnormal, negative, inf, NaN: bad (.ftz differs only for subnormal inputs) */
-__attribute__((target("avx2"))) static inline __m256i rsqrt4(__m256i va, int ftz, __m256i *bad)
-{
-    (void)ftz;
-    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
-    const __m256i one = _mm256_set1_epi64x(1), c190 = _mm256_set1_epi64x(190), m17 = _mm256_set1_epi64x(0x1ffff);
-    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
-    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
-    /* e = ex - 127; f = fraction | (e & 1) << 23; e = 126 - floor(e / 2) = 190 - (ex + 1) / 2 */
-    __m256i ex1 = _mm256_add_epi64(ex, one);
-    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
-    __m256i e = _mm256_sub_epi64(c190, _mm256_srli_epi64(ex1, 1));
-    __m256i x = _mm256_and_si256(f, m17);
-    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_rsq_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 2)), 16);
-    __m256i pow4 = _mm256_slli_epi64(_mm256_add_epi64(e, one), 23);        /* f == 0: a power of 4 */
-    return _mm256_blendv_epi8(mufu_pack4(v, e, zero), pow4, _mm256_cmpeq_epi64(f, zero));
-}
-
-/* mufu_sqrt; zero, subnormal, negative, inf, NaN: bad (as rsqrt4: the same layout of
- * table and input, the result's exponent 63 + (ex + 1) / 2 = 127 + floor((ex - 127) / 2)) */
-__attribute__((target("avx2"))) static inline __m256i sqrt4(__m256i va, int ftz, __m256i *bad)
-{
-    (void)ftz;
-    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
-    const __m256i one = _mm256_set1_epi64x(1), c63 = _mm256_set1_epi64x(63), m17 = _mm256_set1_epi64x(0x1ffff);
-    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff);
-    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
-    __m256i ex1 = _mm256_add_epi64(ex, one);
-    __m256i f = _mm256_or_si256(_mm256_and_si256(va, frac), _mm256_slli_epi64(_mm256_and_si256(ex1, one), 23));
-    __m256i x = _mm256_and_si256(f, m17);
-    __m256i v = _mm256_srli_epi64(mufu_poly4(mufu_sqrt_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 1)), 17);
-    return mufu_pack4(v, _mm256_add_epi64(c63, _mm256_srli_epi64(ex1, 1)), zero);
 }
 
 /* mufu_lg2; zero, subnormal, negative, inf, NaN: bad.  The result's leading bit is found by
@@ -625,49 +724,48 @@ __attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz,
 
 __attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, rcp4, fp32_rcp_approx);
+    mufu_row8(d, a, ftz, rcp8, fp32_rcp_approx);
 }
 
-/* fp32_div_full (full) or fp32_div_approx of 4 lanes: MUFU.RCP of b (rcp4 as .ftz) times a, the
- * product exact in doubles and rounded once to f32 (as FMUL).  Bad, for the scalar function to
- * redo: b zero, subnormal, inf or NaN (the scalings and the unit's special cases), with full
- * |b| > 2^126 (scaled by 1/4), a inf or NaN, and with .ftz a zero or subnormal a and nonzero
+/* fp32_div_full (full) or fp32_div_approx of 8 lanes (the row8 order): MUFU.RCP of b (rcp8 as .ftz)
+ * times a, the product exact in doubles and rounded once to f32 (as FMUL).  Bad, for the scalar
+ * function to redo: b zero, subnormal, inf or NaN (the scalings and the unit's special cases), with
+ * full |b| > 2^126 (scaled by 1/4), a inf or NaN, and with .ftz a zero or subnormal a and nonzero
  * results up to 2^-126 (fp32_mul's tininess rule decides those). */
-__attribute__((target("avx2"))) static inline __m256i div4(__m256i va, __m256i vb, int ftz, int full, __m256i *bad)
+__attribute__((target("avx2"))) static inline __m256i div8(__m256i va, __m256i vb, int ftz, int full, __m256i *bad)
 {
-    const __m256i absm = _mm256_set1_epi64x(0x7fffffff), zero = _mm256_setzero_si256();
-    const __m256i fmax = _mm256_set1_epi64x(0x7f7fffff), pack = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    __m256i rbad, r = rcp4(vb, 1, &rbad);
+    const __m256i absm = _mm256_set1_epi32(0x7fffffff), zero = _mm256_setzero_si256();
+    const __m256i fmax = _mm256_set1_epi32(0x7f7fffff);
+    __m256i rbad, r = rcp8(vb, 1, &rbad);
     __m256i b = rbad, ma = _mm256_and_si256(va, absm);
-    b = _mm256_or_si256(b, _mm256_cmpgt_epi64(ma, fmax));
-    if (full) b = _mm256_or_si256(b, _mm256_cmpgt_epi64(_mm256_and_si256(vb, absm), _mm256_set1_epi64x(F32_TWO126)));
-    if (ftz) b = _mm256_or_si256(b, _mm256_cmpgt_epi64(_mm256_set1_epi64x(F32_MIN_NORMAL), ma));
-    __m128 af = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(va, pack)));
-    __m128 rf = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(r, pack)));
-    __m256i q = _mm256_cvtepu32_epi64(_mm_castps_si128(_mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_cvtps_pd(rf)))));
+    b = _mm256_or_si256(b, _mm256_cmpgt_epi32(ma, fmax));
+    if (full) b = _mm256_or_si256(b, _mm256_cmpgt_epi32(_mm256_and_si256(vb, absm), _mm256_set1_epi32(F32_TWO126)));
+    if (ftz) b = _mm256_or_si256(b, _mm256_cmpgt_epi32(_mm256_set1_epi32(F32_MIN_NORMAL), ma));
+    __m256 af = _mm256_castsi256_ps(va), rf = _mm256_castsi256_ps(r);
+    __m128 qlo = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(af)), _mm256_cvtps_pd(_mm256_castps256_ps128(rf))));
+    __m128 qhi = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(af, 1)), _mm256_cvtps_pd(_mm256_extractf128_ps(rf, 1))));
+    __m256i q = _mm256_castps_si256(_mm256_set_m128(qhi, qlo));
     if (ftz) {
         __m256i mq = _mm256_and_si256(q, absm);
-        b = _mm256_or_si256(b, _mm256_andnot_si256(_mm256_cmpeq_epi64(mq, zero),
-                                                   _mm256_cmpgt_epi64(_mm256_set1_epi64x(F32_MIN_NORMAL + 1), mq)));
+        b = _mm256_or_si256(b, _mm256_andnot_si256(_mm256_cmpeq_epi32(mq, zero),
+                                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(F32_MIN_NORMAL + 1), mq)));
     }
     *bad = b;
     return q;
 }
 
-/* div4 over 32 lanes, then the scalar function for the lanes it leaves (d may be a or b) */
+/* div8 over 32 lanes, then the scalar function for the lanes it leaves (d may be a or b) */
 __attribute__((target("avx2"), always_inline)) static inline void div_row(uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                                           int ftz, int full)
 {
     uint64_t sa[32], sb[32];
     memcpy(sa, a, sizeof sa);
     memcpy(sb, b, sizeof sb);
-    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
     uint32_t redo = 0;
-    for (int l = 0; l < 32; l += 4) {
-        __m256i bad, r = div4(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sa + l)), lo),
-                              _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sb + l)), lo), ftz, full, &bad);
-        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
-        _mm256_storeu_si256((__m256i *)(d + l), r);
+    for (int l = 0; l < 32; l += 8) {
+        __m256i bad, r = div8(row8_low_words(sa + l), row8_low_words(sb + l), ftz, full, &bad);
+        redo |= row8_order_bits((uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad))) << l;
+        row8_store_words(d + l, r);
     }
     for (; redo; redo &= redo - 1) {
         int l = __builtin_ctz(redo);
@@ -687,17 +785,17 @@ __attribute__((target("avx2"))) void fp32_div_full_row(uint64_t *d, const uint64
 
 __attribute__((target("avx2"))) void fp32_ex2_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, ex2_4, fp32_ex2_approx);
+    mufu_row8(d, a, ftz, ex2_8, fp32_ex2_approx);
 }
 
 __attribute__((target("avx2"))) void fp32_rsqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, rsqrt4, fp32_rsqrt_approx);
+    mufu_row8(d, a, ftz, rsqrt8, fp32_rsqrt_approx);
 }
 
 __attribute__((target("avx2"))) void fp32_sqrt_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, sqrt4, fp32_sqrt_approx);
+    mufu_row8(d, a, ftz, sqrt8, fp32_sqrt_approx);
 }
 
 __attribute__((target("avx2"))) void fp32_lg2_approx_row(uint64_t *d, const uint64_t *a, int ftz)

@@ -193,6 +193,8 @@ OPS = [
     ('@p add (16 lanes)', '@%p2 add.s32 %r6, %r7, %r8;'),
     ('@p fma.ftz (16 lanes)', '@%p2 fma.rn.ftz.f32 %f4, %f2, %f3, %f1;'),
     ('@p fma (16 lanes)', '@%p2 fma.rn.f32 %f4, %f2, %f3, %f1;'),
+    ('@p ex2.approx (16 lanes)', '@%p2 ex2.approx.ftz.f32 %f4, %f6;'),
+    ('@p div.full (16 lanes)', '@%p2 div.full.f32 %f4, %f2, %f5;'),
     ('bar.sync (8 warps)', 'bar.sync 0;'),
     ('mov+shfl.sync.up', 'mov.u32 %r13, 1; shfl.sync.up.b32 %r6|%p3, %r7, %r13, 0, -1;'),
 ]

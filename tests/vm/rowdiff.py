@@ -91,6 +91,11 @@ FORMS = [
     ('rsqrt.approx.ftz.f32 %f9, %f1;', 'f'), ('ex2.approx.f32 %f9, %f1;', 'f'), ('ex2.approx.ftz.f32 %f9, %f1;', 'f'),
     ('lg2.approx.f32 %f9, %f1;', 'f'), ('sin.approx.f32 %f9, %f1;', 'f'), ('sqrt.approx.f32 %f9, %f1;', 'f'),
     ('tanh.approx.f32 %f9, %f1;', 'f'),
+    # partial groups of the MUFU and division rows (mufu_dense, div_dense: the idle lanes keep d)
+    ('@%p1 ex2.approx.ftz.f32 %f9, %f1;', 'f'), ('@!%p1 rcp.approx.f32 %f9, %f1;', 'f'), ('@%p1 rsqrt.approx.ftz.f32 %f9, %f1;', 'f'),
+    ('@!%p1 sqrt.approx.f32 %f9, %f1;', 'f'), ('@%p1 lg2.approx.f32 %f9, %f1;', 'f'), ('@!%p1 sin.approx.f32 %f9, %f1;', 'f'),
+    ('@%p1 cos.approx.ftz.f32 %f9, %f1;', 'f'), ('@!%p1 tanh.approx.f32 %f9, %f1;', 'f'), ('@%p1 div.full.f32 %f9, %f1, %f2;', 'f'),
+    ('@!%p1 div.approx.ftz.f32 %f9, %f1, %f2;', 'f'), ('@%p1 div.full.ftz.f32 %f9, %f1, %f2;', 'f'),
     ('setp.lt.f32 %p9, %f1, %f2;', 'p'), ('setp.nan.f32 %p9, %f1, %f2;', 'p'), ('setp.geu.f32 %p9, %f1, %f2;', 'p'),
     ('setp.eq.f32 %p9, %f1, %f2;', 'p'), ('setp.ne.f32 %p9, %f1, %f2;', 'p'), ('setp.le.f32 %p9, %f1, %f2;', 'p'),
     ('setp.gt.f32 %p9, %f1, %f2;', 'p'), ('setp.ge.f32 %p9, %f1, %f2;', 'p'), ('setp.equ.f32 %p9, %f1, %f2;', 'p'),
