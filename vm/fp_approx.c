@@ -449,8 +449,8 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 
 /* ---- whole warps (the AVX2 copy of the dispatch loop calls these) ----------------------
  * The table interpolation of the MUFU units for 32 lanes: rcp, ex2, rsqrt, sqrt (and the
- * division) 8 lanes per AVX2 operation, lg2, sin, cos and tanh (whose values need 64 bits
- * throughout) 4; the segments' coefficients loaded, the squarer's 7 steps on vectors.  Lanes whose input the
+ * division) 8 lanes per AVX2 operation, lg2 8 up to its 64-bit sum, sin, cos and tanh (whose
+ * values need 64 bits throughout) 4; the segments' coefficients loaded, the squarer's 7 steps on vectors.  Lanes whose input the
  * scalar function treats apart (zero, subnormal, inf, NaN; out-of-range scaling) are redone
  * by it, so every lane gets the scalar function's bits (tests/fp/mufu_check compares them). */
 #if defined(__x86_64__)
@@ -490,11 +490,12 @@ __attribute__((target("avx2"))) static inline __m256i mufu_poly4(const mufu_seg 
 
 _Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
 
-/* ---- 8 lanes per vector: rcp, ex2, rsqrt, sqrt and the division ----
- * These four units' inputs, squarer, exponents and results fit in 32 bits, so
- * their rows keep 8 lanes in the 32-bit elements of one vector; only the sum
- * d + b * x + c * sq needs 64 bits, and is taken for the even and the odd
- * elements apart (vpmuldq reads the even ones).  The 8 lanes come from 8 slots'
+/* ---- 8 lanes per vector: rcp, ex2, rsqrt, sqrt, lg2 and the division ----
+ * The inputs, squarer, exponents and results of rcp, ex2, rsqrt and sqrt fit in
+ * 32 bits, so their rows keep 8 lanes in the 32-bit elements of one vector; only
+ * the sum d + b * x + c * sq needs 64 bits, and is taken for the even and the odd
+ * elements apart (vpmuldq reads the even ones).  lg2's sum and what follows it
+ * need 64 bits (lg2_end4, for each half); its front and squarer take 8 lanes.  The 8 lanes come from 8 slots'
  * low words by one vshufps, so the elements are in the lane order
  * 0 1 4 5 2 3 6 7 ("the row8 order"); every step is per element, and the results go
  * back to the slots by one unpack each way. */
@@ -517,10 +518,10 @@ __attribute__((target("avx2"))) static inline __m256i mufu_sq8(__m256i x)
     return r;
 }
 
-/* (d + b * x + c * sq) >> sh for 8 lanes, segments idx of tab; the result below 2^32 (as it
- * is for the lanes the caller does not redo) */
-__attribute__((target("avx2"))) static inline __m256i mufu_poly8(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq,
-                                                                 int sh)
+/* d + b * x + c * sq for 8 lanes in 64 bits, segments idx of tab: the even elements' sums in *ve,
+ * the odd ones' in *vo */
+__attribute__((target("avx2"))) static inline void mufu_sums8(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq,
+                                                              __m256i *ve, __m256i *vo)
 {
     uint32_t k[8];
     _mm256_storeu_si256((__m256i *)k, idx);
@@ -533,9 +534,18 @@ __attribute__((target("avx2"))) static inline __m256i mufu_poly8(const mufu_seg 
     __m256i bo = _mm256_setr_epi64x((long long)bc[1], (long long)bc[3], (long long)bc[5], (long long)bc[7]);
     /* the odd elements and the c halves moved down by vpshufd (the shift unit has enough to do) */
 #define ODD(v) _mm256_shuffle_epi32(v, _MM_SHUFFLE(3, 3, 1, 1))
-    __m256i ve = _mm256_add_epi64(de, _mm256_add_epi64(_mm256_mul_epi32(be, x), _mm256_mul_epi32(ODD(be), sq)));
-    __m256i vo = _mm256_add_epi64(dodd, _mm256_add_epi64(_mm256_mul_epi32(bo, ODD(x)), _mm256_mul_epi32(ODD(bo), ODD(sq))));
+    *ve = _mm256_add_epi64(de, _mm256_add_epi64(_mm256_mul_epi32(be, x), _mm256_mul_epi32(ODD(be), sq)));
+    *vo = _mm256_add_epi64(dodd, _mm256_add_epi64(_mm256_mul_epi32(bo, ODD(x)), _mm256_mul_epi32(ODD(bo), ODD(sq))));
 #undef ODD
+}
+
+/* (d + b * x + c * sq) >> sh for 8 lanes, segments idx of tab; the result below 2^32 (as it
+ * is for the lanes the caller does not redo) */
+__attribute__((target("avx2"))) static inline __m256i mufu_poly8(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq,
+                                                                 int sh)
+{
+    __m256i ve, vo;
+    mufu_sums8(tab, idx, x, sq, &ve, &vo);
     return _mm256_blend_epi32(_mm256_srli_epi64(ve, sh), _mm256_slli_epi64(vo, 32 - sh), 0xaa);   /* vo >> sh in the high words */
 }
 
@@ -695,20 +705,16 @@ __attribute__((target("avx2"), always_inline)) static inline void mufu_row(uint6
     }
 }
 
-/* mufu_lg2; zero, subnormal, negative, inf, NaN: bad.  The result's leading bit is found by
- * converting it to a double (it is below 2^43, so exactly), AVX2 having no leading-zero count. */
-__attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz, __m256i *bad)
+/* mufu_lg2's end for 4 lanes in 64-bit elements: the table's sum v, the exponent field ex and the
+ * mask one of the inputs 1.0 (lg2(1) = 0 exactly); the f32 results in the low words.  The result's
+ * leading bit is found by converting it to a double (it is below 2^43, so exactly), AVX2 having
+ * no leading-zero count. */
+__attribute__((target("avx2"))) static inline __m256i lg2_end4(__m256i v, __m256i ex, __m256i one)
 {
-    (void)ftz;
-    const __m256i ff = _mm256_set1_epi64x(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
-    const __m256i c127 = _mm256_set1_epi64x(127), m17 = _mm256_set1_epi64x(0x1ffff), sign = _mm256_set1_epi64x(0x80000000);
+    const __m256i zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff);
+    const __m256i c127 = _mm256_set1_epi64x(127), sign = _mm256_set1_epi64x(0x80000000);
     const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000), c1023 = _mm256_set1_epi64x(1023), c42 = _mm256_set1_epi64x(42);
-    __m256i ex = _mm256_and_si256(_mm256_srli_epi64(va, 23), ff), f = _mm256_and_si256(va, frac);
-    *bad = _mm256_or_si256(_mm256_cmpeq_epi64(ex, zero), _mm256_cmpgt_epi64(va, _mm256_set1_epi64x(0x7f7fffff)));
-    __m256i x = _mm256_and_si256(f, m17);
-    __m256i res = _mm256_srli_epi64(mufu_poly4(mufu_lg2_tab, _mm256_srli_epi64(f, 17), x, _mm256_slli_epi64(mufu_sq4(x), 1)), 2);
-    __m256i one = _mm256_and_si256(_mm256_cmpeq_epi64(f, zero), _mm256_cmpeq_epi64(ex, c127));   /* lg2(1) = 0 exactly */
-    res = _mm256_andnot_si256(one, res);
+    __m256i res = _mm256_andnot_si256(one, _mm256_srli_epi64(v, 2));
     res = _mm256_add_epi64(res, _mm256_slli_epi64(_mm256_sub_epi64(ex, c127), 36));   /* + exponent * 2^36 */
     __m256i neg = _mm256_cmpgt_epi64(zero, res);
     __m256i s = _mm256_and_si256(neg, sign);
@@ -720,6 +726,24 @@ __attribute__((target("avx2"))) static inline __m256i lg2_4(__m256i va, int ftz,
     __m256i e = _mm256_add_epi64(top, _mm256_set1_epi64x(127 + 6 - 42));
     __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(_mm256_srli_epi64(norm, 19), frac)));
     return _mm256_blendv_epi8(r, s, _mm256_cmpeq_epi64(res, zero));             /* 0: +-0 */
+}
+
+/* mufu_lg2; zero, subnormal, negative, inf, NaN: bad.  The input's fields and the squarer take 8
+ * lanes a vector; the sum and what follows need 64 bits: lg2_end4 for the even and the odd
+ * elements. */
+__attribute__((target("avx2"))) static inline __m256i lg2_8(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i ff = _mm256_set1_epi32(0xff), zero = _mm256_setzero_si256(), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i c127 = _mm256_set1_epi32(127), m17 = _mm256_set1_epi32(0x1ffff), lo = _mm256_set1_epi64x(0xffffffff);
+    __m256i ex = _mm256_and_si256(_mm256_srli_epi32(va, 23), ff), f = _mm256_and_si256(va, frac);
+    *bad = _mm256_or_si256(_mm256_cmpeq_epi32(ex, zero), cmpgt_u32(va, 0x7f7fffffu));
+    __m256i x = _mm256_and_si256(f, m17), ve, vo;
+    mufu_sums8(mufu_lg2_tab, _mm256_srli_epi32(f, 17), x, _mm256_slli_epi32(mufu_sq8(x), 1), &ve, &vo);
+    __m256i one = _mm256_and_si256(_mm256_cmpeq_epi32(f, zero), _mm256_cmpeq_epi32(ex, c127));
+    __m256i re = lg2_end4(ve, _mm256_and_si256(ex, lo), _mm256_shuffle_epi32(one, _MM_SHUFFLE(2, 2, 0, 0)));
+    __m256i ro = lg2_end4(vo, _mm256_srli_epi64(ex, 32), _mm256_shuffle_epi32(one, _MM_SHUFFLE(3, 3, 1, 1)));
+    return _mm256_blend_epi32(re, _mm256_slli_epi64(ro, 32), 0xaa);
 }
 
 __attribute__((target("avx2"))) void fp32_rcp_approx_row(uint64_t *d, const uint64_t *a, int ftz)
@@ -800,7 +824,7 @@ __attribute__((target("avx2"))) void fp32_sqrt_approx_row(uint64_t *d, const uin
 
 __attribute__((target("avx2"))) void fp32_lg2_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, lg2_4, fp32_lg2_approx);
+    mufu_row8(d, a, ftz, lg2_8, fp32_lg2_approx);
 }
 #endif
 
