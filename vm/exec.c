@@ -2596,7 +2596,7 @@ __attribute__((noinline)) static void f32_mode_dense(int op, fp_rnd r, int ftz, 
  * VM_MUFU_DENSE lanes or more: the row over all 32 lanes, the idle lanes' operands 1.0 (which no
  * row hands to its scalar function), then the lanes of m merged into d.  The row costs about what
  * 15-17 lanes of the scalar function do (ex2, lg2, sin, div.full on Zen 1), so fewer lanes go one
- * by one (MUFU_LANES: never all 32 by the scalar function, as LANES_D's dense groups would). */
+ * by one (LANES_CALL). */
 #define VM_MUFU_DENSE 16
 #define F32_ONE 0x3f800000u   /* 1.0f */
 __attribute__((noinline)) static void mufu_dense(void (*row)(uint64_t *, const uint64_t *, int), uint64_t *R,
@@ -2717,6 +2717,14 @@ static int cpu_has_fma(void)
         if (m == FULL) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
         else if (popc32(m) >= VM_DENSE) { _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) { \
             uint64_t v_ = (__VA_ARGS__); D = (m >> l) & 1 ? v_ : D; } } \
+        else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
+    } while (0)
+
+/* LANES_D for an expression that calls out of line (vm/fp.c), or may (F64OP): such a loop does
+ * not vectorise, so a partial group goes lane by lane, never all 32 lanes (12 active lanes of
+ * fma.rn.f64 took 2.3 times 8 lanes' time, of cvt.rn.f16.f32 2.8 times, by LANES_D). */
+#define LANES_CALL(...) do { \
+        if (m == FULL) { for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
         else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
     } while (0)
 
@@ -3304,13 +3312,13 @@ next_group:
 #define F32_MODE(op)
 #define F64_MODE(op)
 #endif
-        vmcase(ADD_F32X) F32_SAT_ROW(FPX_ADD) F32_MODE(FPX_ADD) LANES_D(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(SUB_F32X) F32_SAT_ROW(FPX_SUB) F32_MODE(FPX_SUB) LANES_D(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(MUL_F32X) F32_SAT_ROW(FPX_MUL) F32_MODE(FPX_MUL) LANES_D(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
-        vmcase(FMA_F32X) F32_SAT_ROW(FPX_FMA) F32_MODE(FPX_FMA) LANES_D(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
+        vmcase(ADD_F32X) F32_SAT_ROW(FPX_ADD) F32_MODE(FPX_ADD) LANES_CALL(fp32_add(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(SUB_F32X) F32_SAT_ROW(FPX_SUB) F32_MODE(FPX_SUB) LANES_CALL(fp32_sub(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(MUL_F32X) F32_SAT_ROW(FPX_MUL) F32_MODE(FPX_MUL) LANES_CALL(fp32_mul(A32, B32, RND, FTZ, SAT)); vmnext
+        vmcase(FMA_F32X) F32_SAT_ROW(FPX_FMA) F32_MODE(FPX_FMA) LANES_CALL(fp32_fma(A32, B32, C32, RND, FTZ, SAT)); vmnext
 #undef F32_SAT_ROW
         vmcase(DIV_F32) LANES_D(canon32(f32(A) / f32(B))); vmnext
-        vmcase(DIV_F32X) F32_MODE(FPX_DIV) LANES_D(fp32_div(A32, B32, RND, FTZ)); vmnext
+        vmcase(DIV_F32X) F32_MODE(FPX_DIV) LANES_CALL(fp32_div(A32, B32, RND, FTZ)); vmnext
         /* div.approx and div.full (-use_fast_math's a / b): MUFU.RCP of the divisor times the
          * dividend (vm/fp_approx.c); a whole warp (or a partial group of VM_MUFU_DENSE lanes or
          * more) by its AVX2 row, which redoes the lanes it leaves with the same scalar function */
@@ -3320,10 +3328,8 @@ next_group:
 #else
 #define DIV_ROW(fn)
 #endif
-#define MUFU_LANES(...) do { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { \
-            int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } while (0)
-        vmcase(DIV_APPROX_F32) DIV_ROW(fp32_div_approx) MUFU_LANES(fp32_div_approx(A32, B32, FTZ)); vmnext
-        vmcase(DIV_FULL_F32) DIV_ROW(fp32_div_full) MUFU_LANES(fp32_div_full(A32, B32, FTZ)); vmnext
+        vmcase(DIV_APPROX_F32) DIV_ROW(fp32_div_approx) LANES_CALL(fp32_div_approx(A32, B32, FTZ)); vmnext
+        vmcase(DIV_FULL_F32) DIV_ROW(fp32_div_full) LANES_CALL(fp32_div_full(A32, B32, FTZ)); vmnext
 #undef DIV_ROW
         vmcase(SQRT_F32)
 #if defined(__AVX2__)
@@ -3337,14 +3343,14 @@ next_group:
             else f32_unary_mode(F32U_SQRT, RND, FTZ != 0, R, I, m);
             vmnext
 #endif
-            LANES_D(fp32_sqrt(A32, RND, FTZ)); vmnext
+            LANES_CALL(fp32_sqrt(A32, RND, FTZ)); vmnext
         vmcase(RCP_F32)   /* the host's correctly rounded 1/x (in the rounding's mode), but NaNs */
 #if defined(__AVX2__)
             if (m == FULL) f32_unary_row(F32U_RCP, RND, FTZ != 0, R + I->d, R + I->a);
             else f32_unary_mode(F32U_RCP, RND, FTZ != 0, R, I, m);
 #else
             if (m == FULL && RND == FP_RN && !FTZ) LANES_FIX(bf32(1.0f / f32(A)), (v_ & 0x7fffffffu) > 0x7f800000u, fp32_rcp(A32, FP_RN, 0));
-            else LANES_D(fp32_rcp(A32, RND, FTZ));
+            else LANES_CALL(fp32_rcp(A32, RND, FTZ));
 #endif
             vmnext
         /* the MUFU functions of a whole warp or a partial group of VM_MUFU_DENSE lanes or more:
@@ -3355,27 +3361,26 @@ next_group:
 #else
 #define MUFU_ROW(fn)
 #endif
-        vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) MUFU_LANES(fp32_rcp_approx(A32, FTZ)); vmnext
-        vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) MUFU_LANES(fp32_rsqrt_approx(A32, FTZ)); vmnext
-        vmcase(SQRT_APPROX_F32) MUFU_ROW(fp32_sqrt_approx) MUFU_LANES(fp32_sqrt_approx(A32, FTZ)); vmnext
-        vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) MUFU_LANES(fp32_ex2_approx(A32, FTZ)); vmnext
-        vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) MUFU_LANES(fp32_lg2_approx(A32, FTZ)); vmnext
-        vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) MUFU_LANES(fp32_sin_approx(A32, FTZ)); vmnext
-        vmcase(COS_APPROX_F32) MUFU_ROW(fp32_cos_approx) MUFU_LANES(fp32_cos_approx(A32, FTZ)); vmnext
-        vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) MUFU_LANES(fp32_tanh_approx(A32)); vmnext
+        vmcase(RCP_APPROX_F32) MUFU_ROW(fp32_rcp_approx) LANES_CALL(fp32_rcp_approx(A32, FTZ)); vmnext
+        vmcase(RSQRT_APPROX_F32) MUFU_ROW(fp32_rsqrt_approx) LANES_CALL(fp32_rsqrt_approx(A32, FTZ)); vmnext
+        vmcase(SQRT_APPROX_F32) MUFU_ROW(fp32_sqrt_approx) LANES_CALL(fp32_sqrt_approx(A32, FTZ)); vmnext
+        vmcase(EX2_APPROX_F32) MUFU_ROW(fp32_ex2_approx) LANES_CALL(fp32_ex2_approx(A32, FTZ)); vmnext
+        vmcase(LG2_APPROX_F32) MUFU_ROW(fp32_lg2_approx) LANES_CALL(fp32_lg2_approx(A32, FTZ)); vmnext
+        vmcase(SIN_APPROX_F32) MUFU_ROW(fp32_sin_approx) LANES_CALL(fp32_sin_approx(A32, FTZ)); vmnext
+        vmcase(COS_APPROX_F32) MUFU_ROW(fp32_cos_approx) LANES_CALL(fp32_cos_approx(A32, FTZ)); vmnext
+        vmcase(TANH_APPROX_F32) MUFU_ROW(fp32_tanh_approx) LANES_CALL(fp32_tanh_approx(A32)); vmnext
 #undef MUFU_ROW
-#undef MUFU_LANES
 #if defined(__AVX2__)
 #define MINMAX32_ROW(ismax) if (m == FULL) { minmax_f32_row(R + I->d, R + I->a, R + I->b, I->m3, ismax, FTZ != 0); vmnext }
 #else
 #define MINMAX32_ROW(ismax)
 #endif
-        vmcase(MIN_F32) MINMAX32_ROW(0) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 0)); else LANES_D(fp32_min(A32, B32, FTZ, I->m3)); vmnext
-        vmcase(MAX_F32) MINMAX32_ROW(1) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 1)); else LANES_D(fp32_max(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MIN_F32) MINMAX32_ROW(0) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 0)); else LANES_CALL(fp32_min(A32, B32, FTZ, I->m3)); vmnext
+        vmcase(MAX_F32) MINMAX32_ROW(1) if (!FTZ) LANES_D(minmax32(A32, B32, I->m3, 1)); else LANES_CALL(fp32_max(A32, B32, FTZ, I->m3)); vmnext
 #undef MINMAX32_ROW
-        vmcase(ABS_F32) if (!FTZ) LANES_D(absneg32(A, 0, 0x7fffffffu)); else LANES_D(fp32_abs(A32, FTZ)); vmnext
-        vmcase(NEG_F32) if (!FTZ) LANES_D(absneg32(A, 0x80000000u, 0xffffffffu)); else LANES_D(fp32_neg(A32, FTZ)); vmnext
-        vmcase(COPYSIGN_F32) LANES_D(fp32_copysign(A32, B32)); vmnext
+        vmcase(ABS_F32) if (!FTZ) LANES_D(absneg32(A, 0, 0x7fffffffu)); else LANES_CALL(fp32_abs(A32, FTZ)); vmnext
+        vmcase(NEG_F32) if (!FTZ) LANES_D(absneg32(A, 0x80000000u, 0xffffffffu)); else LANES_CALL(fp32_neg(A32, FTZ)); vmnext
+        vmcase(COPYSIGN_F32) LANES_CALL(fp32_copysign(A32, B32)); vmnext
 #define TESTP_ROW(W) switch (I->m1) { \
         case 0: LANES_D(testp(A, W, 0)); break; case 1: LANES_D(testp(A, W, 1)); break; \
         case 2: LANES_D(testp(A, W, 2)); break; case 3: LANES_D(testp(A, W, 3)); break; \
@@ -3384,7 +3389,7 @@ next_group:
         vmcase(TESTP_F64) TESTP_ROW(1) vmnext
 #undef TESTP_ROW
         /* ---- f64 ---- */
-#define F64_ROW(expr, slow) if (m == FULL) LANES_FIX(bf64(expr), isnan64(v_), slow); else LANES_D(F64OP(expr, slow));
+#define F64_ROW(expr, slow) if (m == FULL) LANES_FIX(bf64(expr), isnan64(v_), slow); else LANES_CALL(F64OP(expr, slow));
         vmcase(ADD_F64) F64_ROW(f64(A) + f64(B), fp64_add(A, B, FP_RN)) vmnext
         vmcase(SUB_F64) F64_ROW(f64(A) - f64(B), fp64_sub(A, B, FP_RN)) vmnext
         vmcase(MUL_F64) F64_ROW(f64(A) * f64(B), fp64_mul(A, B, FP_RN)) vmnext
@@ -3394,12 +3399,12 @@ next_group:
 #if defined(__AVX2__)
             if (have_fma && m == FULL) { fma64_row(R + I->d, R + I->a, R + I->b, R + I->c); vmnext }
 #endif
-            LANES_D(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
-        vmcase(ADD_F64X) F64_MODE(FPX_ADD) LANES_D(fp64_add(A, B, RND)); vmnext
-        vmcase(SUB_F64X) F64_MODE(FPX_SUB) LANES_D(fp64_sub(A, B, RND)); vmnext
-        vmcase(MUL_F64X) F64_MODE(FPX_MUL) LANES_D(fp64_mul(A, B, RND)); vmnext
-        vmcase(FMA_F64X) F64_MODE(FPX_FMA) LANES_D(fp64_fma(A, B, C, RND)); vmnext
-        vmcase(DIV_F64X) F64_MODE(FPX_DIV) LANES_D(fp64_div(A, B, RND)); vmnext
+            LANES_CALL(F64OP(fma(f64(A), f64(B), f64(C)), fp64_fma(A, B, C, FP_RN))); vmnext
+        vmcase(ADD_F64X) F64_MODE(FPX_ADD) LANES_CALL(fp64_add(A, B, RND)); vmnext
+        vmcase(SUB_F64X) F64_MODE(FPX_SUB) LANES_CALL(fp64_sub(A, B, RND)); vmnext
+        vmcase(MUL_F64X) F64_MODE(FPX_MUL) LANES_CALL(fp64_mul(A, B, RND)); vmnext
+        vmcase(FMA_F64X) F64_MODE(FPX_FMA) LANES_CALL(fp64_fma(A, B, C, RND)); vmnext
+        vmcase(DIV_F64X) F64_MODE(FPX_DIV) LANES_CALL(fp64_div(A, B, RND)); vmnext
 #undef F32_MODE
 #undef F64_MODE
         vmcase(SQRT_F64)
@@ -3412,13 +3417,13 @@ next_group:
                 vmnext
             }
 #endif
-            LANES_D(fp64_sqrt(A, RND)); vmnext
+            LANES_CALL(fp64_sqrt(A, RND)); vmnext
         vmcase(RCP_F64)
             if (m == FULL && RND == FP_RN) LANES_FIX(bf64(1.0 / f64(A)), isnan64(v_), fp64_rcp(A, FP_RN));
-            else LANES_D(fp64_rcp(A, RND));
+            else LANES_CALL(fp64_rcp(A, RND));
             vmnext
-        vmcase(RCP_APPROX_F64) LANES_D(fp64_rcp_approx_ftz(A)); vmnext
-        vmcase(RSQRT_APPROX_F64) LANES_D(fp64_rsqrt_approx(A, FTZ)); vmnext
+        vmcase(RCP_APPROX_F64) LANES_CALL(fp64_rcp_approx_ftz(A)); vmnext
+        vmcase(RSQRT_APPROX_F64) LANES_CALL(fp64_rsqrt_approx(A, FTZ)); vmnext
         /* min/max.f64: a whole warp's row (minmax_f64_row); without AVX2 the host's compare
          * where it decides (no NaN, not +0 against -0: the lanes whose operands compare
          * equal with different bits), fp64_min/max the rest */
@@ -3429,11 +3434,11 @@ next_group:
 #endif
         vmcase(MIN_F64) MINMAX64_ROW(0)
             if (m == FULL) LANES_FIX(f64(A) < f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_min(A, B));
-            else LANES_D(fp64_min(A, B));
+            else LANES_CALL(fp64_min(A, B));
             vmnext
         vmcase(MAX_F64) MINMAX64_ROW(1)
             if (m == FULL) LANES_FIX(f64(A) > f64(B) ? A : B, !(f64(A) < f64(B) || f64(A) > f64(B)) && (A != B || isnan64(A)), fp64_max(A, B));
-            else LANES_D(fp64_max(A, B));
+            else LANES_CALL(fp64_max(A, B));
             vmnext
 #undef MINMAX64_ROW
         vmcase(ABS_F64) LANES_D(absneg64(A, 0, 0x7fffffffffffffffull)); vmnext
@@ -3459,10 +3464,10 @@ next_group:
                     vmnext
                 }
                 switch (I->m2) {
-                case BC_K_F16: LANES_D(fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_BF16: LANES_D(bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
-                case BC_K_F16X2: LANES_D(fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
-                default: LANES_D(bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                case BC_K_F16: LANES_CALL(fp16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_BF16: LANES_CALL(bf16_fma_relu((uint16_t)A, (uint16_t)B, (uint16_t)C, FTZ)); break;
+                case BC_K_F16X2: LANES_CALL(fp16x2_fma_relu(A32, B32, C32, FTZ)); break;
+                default: LANES_CALL(bf16x2_fma_relu(A32, B32, C32, FTZ)); break;
                 }
             } else {
                 /* .rn add/sub/mul/fma of a whole warp: vm/fp_rows.c (kinds in the order f16, f16x2, bf16, bf16x2) */
@@ -3528,7 +3533,7 @@ next_group:
                 default: FRINT_ROWS(FP_RPI) break;
                 }
 #undef FRINT_ROWS
-            } else if (I->m3 >= 4 && I->m3 < 8) LANES_D(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
+            } else if (I->m3 >= 4 && I->m3 < 8) LANES_CALL(fp_cvt_frint(A & sm, s, (fp_rint)(I->m3 - 4), fl2));
             else if (m == FULL && !fl2 && ((s == FP_F32 && d == FP_F64) || (s == FP_F64 && d == FP_F32 && rn))) {
                 /* exact, or rounded to nearest: the host's, but NaNs (vm/fp.c) */
 #if defined(__AVX2__)
@@ -3550,14 +3555,14 @@ next_group:
                 uint64_t t[BC_WARP], av[BC_WARP];
                 memcpy(av, R + I->a, sizeof av);
                 for (int l = 0; l < BC_WARP; l++) t[l] = f32_round_odd(av[l]);
-                if (!fp_cvt_half_row(FP_F32, d, FP_RN, 0, R + I->d, t)) LANES_D(fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
+                if (!fp_cvt_half_row(FP_F32, d, FP_RN, 0, R + I->d, t)) LANES_CALL(fp_cvt_f2f(A & sm, s, d, FP_RN, 0));
                 else for (int l = 0; l < BC_WARP; l++) if (isnan64(av[l])) D = fp_cvt_f2f(av[l], s, d, FP_RN, 0);
             }
             else if (m == FULL && s == FP_F32 && d == FP_F32 && (fl2 & FP_CVT_SAT) && !(fl2 & ~(FP_CVT_SAT | FP_CVT_FTZ)))
                 /* cvt.sat.f32.f32 (__saturatef) as fp_cvt_f2f: flushed with .ftz, then NaN and
                  * anything with the sign bit 0, above 1 1 */
                 LANES_D(sat32(FTZ ? ftz32(A32) : A32));
-            else LANES_D(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
+            else LANES_CALL(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
             fp_type s = ftype(I->m1);
@@ -3603,7 +3608,7 @@ next_group:
 #undef F2L_OK
                 vmnext
             }
-            LANES_D(fp_cvt_f2i(A & sm, s, db, ds, (fp_rint)I->m3, fl2));
+            LANES_CALL(fp_cvt_f2i(A & sm, s, db, ds, (fp_rint)I->m3, fl2));
         } vmnext
         vmcase(CVT_I2F) {
             fp_type d = ftype(I->m2);
@@ -3619,20 +3624,20 @@ next_group:
                 }
                 vmnext
             }
-            LANES_D(fp_cvt_i2f(A, sb, ss, d, (fp_rnd)I->m3, fl2));
+            LANES_CALL(fp_cvt_i2f(A, sb, ss, d, (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_PACK_F16X2) {
             fp_type d = I->m2 == BC_K_BF16X2 ? FP_BF16 : FP_F16;
             int fl2 = (SAT ? FP_CVT_SAT : 0) | ((I->flags & BC_IF_RELU) ? FP_CVT_RELU : 0) | (I->m3 ? FP_CVT_SATFINITE : 0);
             if (m == FULL && fp_cvt_pack_half_row(d, (fp_rnd)I->m1, fl2, R + I->d, R + I->a, R + I->b)) vmnext
-            LANES_D(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
+            LANES_CALL(fp_cvt_f2f(A32, FP_F32, d, (fp_rnd)I->m1, fl2) << 16 | fp_cvt_f2f(B32, FP_F32, d, (fp_rnd)I->m1, fl2));
         } vmnext
         vmcase(CVT_TF32) LANES_D(cvt_tf32(A32, I->m1, I->flags & BC_IF_HAS_E)); vmnext
         vmcase(CVT_F8X2) {
             int k = I->m2, relu = (I->flags & BC_IF_RELU) != 0;
-            if (I->m1 == 0) LANES_D((uint64_t)fp8_from_f32(A32, k, relu) << 8 | fp8_from_f32(B32, k, relu));
+            if (I->m1 == 0) LANES_CALL((uint64_t)fp8_from_f32(A32, k, relu) << 8 | fp8_from_f32(B32, k, relu));
             else if (I->m1 == 1)
-                LANES_D((uint64_t)fp8_from_f32((uint32_t)fp_cvt_f2f(A >> 16 & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu) << 8 |
+                LANES_CALL((uint64_t)fp8_from_f32((uint32_t)fp_cvt_f2f(A >> 16 & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu) << 8 |
                         fp8_from_f32((uint32_t)fp_cvt_f2f(A & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu));
             else LANES_D((uint64_t)fp8_to_f16((uint8_t)(A >> 8), k, relu) << 16 | fp8_to_f16((uint8_t)A, k, relu));
         } vmnext
