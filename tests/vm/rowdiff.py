@@ -114,6 +114,10 @@ FORMS = [
     ('add.rz.f64 %fd9, %fd1, %fd2;', 'fd'), ('sub.rp.f64 %fd9, %fd1, %fd2;', 'fd'), ('mul.rm.f64 %fd9, %fd1, %fd2;', 'fd'),
     ('fma.rp.f64 %fd9, %fd1, %fd2, %fd3;', 'fd'), ('div.rz.f64 %fd9, %fd1, %fd2;', 'fd'), ('@%p1 add.rm.f64 %fd9, %fd1, %fd2;', 'fd'), ('mul.f64 %fd9, %fd1, %fd2;', 'fd'), ('fma.rn.f64 %fd9, %fd1, %fd2, %fd3;', 'fd'),
     ('div.rn.f64 %fd9, %fd1, %fd2;', 'fd'), ('sqrt.rn.f64 %fd9, %fd1;', 'fd'), ('min.f64 %fd9, %fd1, %fd2;', 'fd'),
+    # partial groups of operations that call vm/fp.c (LANES_CALL: the idle lanes keep d)
+    ('@%p1 fma.rn.f64 %fd9, %fd1, %fd2, %fd3;', 'fd'), ('@!%p1 div.rn.f64 %fd9, %fd1, %fd2;', 'fd'),
+    ('@!%p1 sqrt.rn.f64 %fd9, %fd1;', 'fd'), ('@%p1 rcp.rn.f64 %fd9, %fd1;', 'fd'), ('@!%p1 cvt.rn.f16.f32 %rs9, %f1;', 'rs'),
+    ('@%p1 cvt.rzi.s64.f64 %rd9, %fd1;', 'rd'), ('@!%p1 cvt.rni.s32.f32 %r9, %f1;', 'r'), ('@!%p1 add.rz.f64 %fd9, %fd1, %fd2;', 'fd'),
     ('max.f64 %fd9, %fd1, %fd2;', 'fd'), ('min.f64 %fd9, %fd1, %fd1;', 'fd'), ('min.f64 %fd9, %fd1, 0d0000000000000000;', 'fd'),
     ('max.f64 %fd9, %fd1, 0d8000000000000000;', 'fd'), ('max.f64 %fd9, %fd2, %fd1;', 'fd'),
     ('abs.f64 %fd9, %fd1;', 'fd'), ('cvt.rzi.s32.f64 %r9, %fd1;', 'r'), ('cvt.rn.f64.s64 %fd9, %rd1;', 'fd'),
