@@ -448,54 +448,23 @@ uint32_t fp32_lg2_approx(uint32_t a, int ftz)
 }
 
 /* ---- whole warps (the AVX2 copy of the dispatch loop calls these) ----------------------
- * The table interpolation of the MUFU units for 32 lanes: rcp, ex2, rsqrt, sqrt (and the
- * division) 8 lanes per AVX2 operation, lg2 8 up to its 64-bit sum, sin, cos and tanh (whose
- * values need 64 bits throughout) 4; the segments' coefficients loaded, the squarer's 7 steps on vectors.  Lanes whose input the
+ * The table interpolation of the MUFU units for 32 lanes, 8 lanes per AVX2 operation: rcp, ex2,
+ * rsqrt, sqrt (and the division) throughout, lg2, sin, cos and tanh up to their 64-bit sums (then
+ * 4); the segments' coefficients loaded, the squarer's 7 steps on vectors.  Lanes whose input the
  * scalar function treats apart (zero, subnormal, inf, NaN; out-of-range scaling) are redone
  * by it, so every lane gets the scalar function's bits (tests/fp/mufu_check compares them). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/* mufu_sq of 4 lanes of 17-bit x */
-__attribute__((target("avx2"))) static inline __m256i mufu_sq4(__m256i x)
-{
-    const __m256i m511 = _mm256_set1_epi64x(511);
-    const __m256d zero = _mm256_setzero_pd();
-    __m256i h = _mm256_srli_epi64(x, 9), l = _mm256_and_si256(x, m511);
-    __m256i r = _mm256_srli_epi64(_mm256_mul_epu32(h, h), 1);
-    /* bit a of h moved to the sign bit picks l >> (9 - a) (vpmulhuw) or 0, as in mufu_sq8 */
-#define SQ_STEP(a) r = _mm256_add_epi64(r, _mm256_castpd_si256(_mm256_blendv_pd(zero, \
-                           _mm256_castsi256_pd(_mm256_mulhi_epu16(l, _mm256_set1_epi64x(1 << (7 + (a))))), \
-                           _mm256_castsi256_pd(_mm256_slli_epi64(h, 63 - (a))))))
-    SQ_STEP(1); SQ_STEP(2); SQ_STEP(3); SQ_STEP(4); SQ_STEP(5); SQ_STEP(6); SQ_STEP(7);
-#undef SQ_STEP
-    return r;
-}
-
-/* d + b * x + c * sq for the segments idx (gathered from tab) */
-__attribute__((target("avx2"))) static inline __m256i mufu_poly4(const mufu_seg *tab, __m256i idx, __m256i x, __m256i sq)
-{
-    /* the 4 segments by scalar loads (AVX2 gathers are slow on some CPUs: AMD Zen) */
-    uint64_t k[4];
-    _mm256_storeu_si256((__m256i *)k, idx);
-    const mufu_seg *t0 = &tab[k[0]], *t1 = &tab[k[1]], *t2 = &tab[k[2]], *t3 = &tab[k[3]];
-    __m256i d = _mm256_setr_epi64x(t0->d, t1->d, t2->d, t3->d);
-    uint64_t b0, b1, b2, b3;                                 /* b and c, one 8-byte load each */
-    memcpy(&b0, &t0->b, 8); memcpy(&b1, &t1->b, 8); memcpy(&b2, &t2->b, 8); memcpy(&b3, &t3->b, 8);
-    __m256i bc = _mm256_setr_epi64x((long long)b0, (long long)b1, (long long)b2, (long long)b3);
-    __m256i bx = _mm256_mul_epi32(bc, x);                    /* b: the low 32 bits, signed */
-    __m256i csq = _mm256_mul_epi32(_mm256_srli_epi64(bc, 32), sq);
-    return _mm256_add_epi64(d, _mm256_add_epi64(bx, csq));
-}
-
 _Static_assert(sizeof(mufu_seg) == 16 && offsetof(mufu_seg, b) == 8 && offsetof(mufu_seg, c) == 12, "mufu_seg layout");
 
-/* ---- 8 lanes per vector: rcp, ex2, rsqrt, sqrt, lg2 and the division ----
+/* ---- 8 lanes per vector ----
  * The inputs, squarer, exponents and results of rcp, ex2, rsqrt and sqrt fit in
  * 32 bits, so their rows keep 8 lanes in the 32-bit elements of one vector; only
  * the sum d + b * x + c * sq needs 64 bits, and is taken for the even and the odd
- * elements apart (vpmuldq reads the even ones).  lg2's sum and what follows it
- * need 64 bits (lg2_end4, for each half); its front and squarer take 8 lanes.  The 8 lanes come from 8 slots'
+ * elements apart (vpmuldq reads the even ones).  The sums of lg2, sin, cos and tanh and
+ * what follows them need 64 bits (lg2_end4, sin_end4, tanh_end4, for each half); their
+ * fronts and squarers take 8 lanes.  The 8 lanes come from 8 slots'
  * low words by one vshufps, so the elements are in the lane order
  * 0 1 4 5 2 3 6 7 ("the row8 order"); every step is per element, and the results go
  * back to the slots by one unpack each way. */
@@ -592,7 +561,8 @@ static inline uint32_t row8_order_bits(uint32_t g)
     return (g & 0xc3u) | ((g >> 2) & 0x0cu) | ((g << 2) & 0x30u);
 }
 
-/* f8 over 32 lanes, then the scalar function for the lanes it leaves (as mufu_row) */
+/* f8 over 32 lanes, then the scalar function for the lanes it leaves; inlined into each user so
+ * that f8 is too */
 __attribute__((target("avx2"), always_inline)) static inline void mufu_row8(uint64_t *d, const uint64_t *src, int ftz,
                                                                             mufu8_fn f8, uint32_t (*one)(uint32_t, int))
 {
@@ -679,30 +649,6 @@ __attribute__((target("avx2"))) static inline __m256i sqrt8(__m256i va, int ftz,
     __m256i x = _mm256_and_si256(f, m17);
     __m256i v = mufu_poly8(mufu_sqrt_tab, _mm256_srli_epi32(f, 17), x, _mm256_slli_epi32(mufu_sq8(x), 1), 17);
     return mufu_pack8(v, _mm256_add_epi32(c63, _mm256_srli_epi32(ex1, 1)), zero);
-}
-
-/* One function on 4 lanes (inputs zero-extended in 64-bit lanes): the results, and in *bad the
- * lanes the scalar function must redo. */
-typedef __m256i (*mufu4_fn)(__m256i va, int ftz, __m256i *bad);
-
-/* f4 over 32 lanes, then the scalar function for the lanes it leaves; inlined into each user
- * so that f4 is too. */
-__attribute__((target("avx2"), always_inline)) static inline void mufu_row(uint64_t *d, const uint64_t *src, int ftz,
-                                                                           mufu4_fn f4, uint32_t (*one)(uint32_t, int))
-{
-    uint64_t a[32];                    /* d may be src: the lanes redone below need their inputs */
-    memcpy(a, src, sizeof a);
-    const __m256i lo = _mm256_set1_epi64x(0xffffffff);
-    uint32_t redo = 0;
-    for (int l = 0; l < 32; l += 4) {
-        __m256i bad, r = f4(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(a + l)), lo), ftz, &bad);
-        redo |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(bad)) << l;
-        _mm256_storeu_si256((__m256i *)(d + l), r);
-    }
-    for (; redo; redo &= redo - 1) {
-        int l = __builtin_ctz(redo);
-        d[l] = one((uint32_t)a[l], ftz);
-    }
 }
 
 /* mufu_lg2's end for 4 lanes in 64-bit elements: the table's sum v, the exponent field ex and the
@@ -1034,74 +980,91 @@ uint16_t bf16_tanh_approx(uint16_t a)
 }
 
 #if defined(__x86_64__)
-/* sincos_T of 4 lanes (the product in doubles, as the scalar function does) */
-__attribute__((target("avx2"))) static inline __m256i sincos_T4(__m256i va)
+/* sincos_T of 8 lanes (the row8 order).  The product is taken in doubles, as the scalar
+ * function does, 4 lanes at a time; the rest fits in 32 bits (shifts of 32 or more give 0, as
+ * the scalar's cases for them do). */
+__attribute__((target("avx2"))) static inline __m256i sincos_T8(__m256i va)
 {
-    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi64x(0x7fffffff), ff = _mm256_set1_epi64x(0xff);
-    const __m256i frac = _mm256_set1_epi64x(0x7fffff), hid = _mm256_set1_epi64x(0x800000), c125 = _mm256_set1_epi64x(125);
-    const __m256i c24 = _mm256_set1_epi64x(24), mask25 = _mm256_set1_epi64x(0x1ffffff);
+    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi32(0x7fffffff), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i hid = _mm256_set1_epi32(0x800000), c125 = _mm256_set1_epi32(125), c24 = _mm256_set1_epi32(24);
+    const __m256d k = _mm256_set1_pd((double)b2f(0x3e22f983u));
     __m256i a = _mm256_and_si256(va, absm);
-    a = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 23), ff), zero), a);   /* ftz */
-    __m128 af = _mm256_castps256_ps128(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7))));
-    __m256d p = _mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_set1_pd((double)b2f(0x3e22f983u)));
-    __m128 tf = _mm256_cvtpd_ps(p);
-    __m256i t = _mm256_cvtepu32_epi64(_mm_castps_si128(tf));
-    t = _mm256_add_epi64(t, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_cvtps_pd(tf), p, _CMP_GT_OQ)));   /* RZ: -1 ulp */
-    __m256i sh = _mm256_sub_epi64(_mm256_srli_epi64(t, 23), c125);
+    a = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_srli_epi32(a, 23), zero), a);   /* ftz */
+    __m128i th[2];
+    for (int h = 0; h < 2; h++) {
+        __m128 ah = h ? _mm256_extractf128_ps(_mm256_castsi256_ps(a), 1) : _mm256_castps256_ps128(_mm256_castsi256_ps(a));
+        __m256d p = _mm256_mul_pd(_mm256_cvtps_pd(ah), k);
+        __m128 tf = _mm256_cvtpd_ps(p);
+        __m256d up = _mm256_cmp_pd(_mm256_cvtps_pd(tf), p, _CMP_GT_OQ);        /* rounded up: RZ is one ulp less */
+        __m128 upw = _mm_shuffle_ps(_mm_castpd_ps(_mm256_castpd256_pd128(up)), _mm_castpd_ps(_mm256_extractf128_pd(up, 1)), 0x88);
+        th[h] = _mm_add_epi32(_mm_castps_si128(tf), _mm_castps_si128(upw));
+    }
+    __m256i t = _mm256_inserti128_si256(_mm256_castsi128_si256(th[0]), th[1], 1);
+    __m256i sh = _mm256_sub_epi32(_mm256_srli_epi32(t, 23), c125);
     __m256i m = _mm256_or_si256(_mm256_and_si256(t, frac), hid);
-    __m256i up = _mm256_and_si256(_mm256_sllv_epi64(m, _mm256_max_epi32(sh, zero)), mask25);
-    __m256i down = _mm256_srlv_epi64(m, _mm256_max_epi32(_mm256_sub_epi64(zero, sh), zero));
-    __m256i T = _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi64(zero, sh));
-    __m256i none = _mm256_or_si256(_mm256_cmpgt_epi64(hid, t), _mm256_cmpgt_epi64(sh, c24));   /* t < 2^-126, sh >= 25 */
+    __m256i up = _mm256_and_si256(_mm256_sllv_epi32(m, _mm256_max_epi32(sh, zero)), _mm256_set1_epi32(0x1ffffff));
+    __m256i down = _mm256_srlv_epi32(m, _mm256_max_epi32(_mm256_sub_epi32(zero, sh), zero));
+    __m256i T = _mm256_blendv_epi8(up, down, _mm256_cmpgt_epi32(zero, sh));
+    __m256i none = _mm256_or_si256(_mm256_cmpgt_epi32(hid, t), _mm256_cmpgt_epi32(sh, c24));   /* t < 2^-126, sh >= 25 */
     return _mm256_andnot_si256(none, T);
 }
 
-/* mufu_sin_rev of 4 lanes */
-__attribute__((target("avx2"))) static inline __m256i mufu_sin_rev4(__m256i T)
+/* mufu_sin_rev's end for 4 lanes in 64-bit elements: the table's sum v, normalised by its
+ * leading bit (from a conversion to double, as in lg2_end4); the magnitude's f32 bits in the low
+ * words, 0 where v <= 0 */
+__attribute__((target("avx2"))) static inline __m256i sin_end4(__m256i v)
 {
-    const __m256i zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff), three = _mm256_set1_epi64x(3);
-    const __m256i one = _mm256_set1_epi64x(1), m17 = _mm256_set1_epi64x(0x1ffff), sign = _mm256_set1_epi64x(0x80000000);
+    const __m256i zero = _mm256_setzero_si256(), frac = _mm256_set1_epi64x(0x7fffff), one = _mm256_set1_epi64x(1);
     const __m256i two52 = _mm256_set1_epi64x(0x4330000000000000), c38 = _mm256_set1_epi64x(38);
-    __m256i q = _mm256_and_si256(_mm256_srli_epi64(T, 23), three), u = _mm256_and_si256(T, frac);
-    __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(q, one));
-    u = _mm256_xor_si256(u, _mm256_and_si256(odd, frac));                       /* q odd: ~u */
-    __m256i x = _mm256_and_si256(u, m17);
-    __m256i v = mufu_poly4(mufu_sin_tab, _mm256_srli_epi64(u, 17), x, mufu_sq4(x));
-    __m256i s = _mm256_and_si256(_mm256_cmpgt_epi64(q, one), sign);
     __m256i asd = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, two52)), _mm256_castsi256_pd(two52)));
     __m256i top = _mm256_sub_epi64(_mm256_srli_epi64(asd, 52), _mm256_set1_epi64x(1023));
     __m256i nv = _mm256_srlv_epi64(_mm256_sllv_epi64(v, _mm256_max_epi32(_mm256_sub_epi64(c38, top), zero)),
                                    _mm256_max_epi32(_mm256_sub_epi64(top, c38), zero));
     __m256i e = _mm256_add_epi64(top, _mm256_set1_epi64x(127 - 38));
-    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(_mm256_srli_epi64(nv, 15), frac)));
-    return _mm256_blendv_epi8(r, s, _mm256_cmpgt_epi64(one, v));               /* v <= 0: +-0 */
+    __m256i r = _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(_mm256_srli_epi64(nv, 15), frac));
+    return _mm256_andnot_si256(_mm256_cmpgt_epi64(one, v), r);
+}
+
+/* mufu_sin_rev of 8 lanes (the row8 order): the fields and the squarer 8 lanes a vector, the
+ * sum and its end 64 bits (sin_end4, for the even and the odd elements) */
+__attribute__((target("avx2"))) static inline __m256i mufu_sin_rev8(__m256i T)
+{
+    const __m256i zero = _mm256_setzero_si256(), frac = _mm256_set1_epi32(0x7fffff), three = _mm256_set1_epi32(3);
+    const __m256i one = _mm256_set1_epi32(1), m17 = _mm256_set1_epi32(0x1ffff), sign = _mm256_set1_epi32((int)0x80000000u);
+    __m256i q = _mm256_and_si256(_mm256_srli_epi32(T, 23), three), u = _mm256_and_si256(T, frac);
+    __m256i odd = _mm256_sub_epi32(zero, _mm256_and_si256(q, one));
+    u = _mm256_xor_si256(u, _mm256_and_si256(odd, frac));                       /* q odd: ~u */
+    __m256i x = _mm256_and_si256(u, m17), ve, vo;
+    mufu_sums8(mufu_sin_tab, _mm256_srli_epi32(u, 17), x, mufu_sq8(x), &ve, &vo);
+    __m256i r = _mm256_blend_epi32(sin_end4(ve), _mm256_slli_epi64(sin_end4(vo), 32), 0xaa);
+    return _mm256_or_si256(r, _mm256_and_si256(_mm256_cmpgt_epi32(q, one), sign));
 }
 
 /* sin and cos: inf and NaN (the canonical NaN) are bad */
-__attribute__((target("avx2"))) static inline __m256i sin4(__m256i va, int ftz, __m256i *bad)
+__attribute__((target("avx2"))) static inline __m256i sin8(__m256i va, int ftz, __m256i *bad)
 {
     (void)ftz;
-    const __m256i inf = _mm256_set1_epi64x(0x7f800000);
-    *bad = _mm256_cmpeq_epi64(_mm256_and_si256(va, inf), inf);
-    return _mm256_xor_si256(mufu_sin_rev4(sincos_T4(va)), _mm256_and_si256(va, _mm256_set1_epi64x(0x80000000)));
+    const __m256i inf = _mm256_set1_epi32(0x7f800000);
+    *bad = _mm256_cmpeq_epi32(_mm256_and_si256(va, inf), inf);
+    return _mm256_xor_si256(mufu_sin_rev8(sincos_T8(va)), _mm256_and_si256(va, _mm256_set1_epi32((int)0x80000000u)));
 }
 
-__attribute__((target("avx2"))) static inline __m256i cos4(__m256i va, int ftz, __m256i *bad)
+__attribute__((target("avx2"))) static inline __m256i cos8(__m256i va, int ftz, __m256i *bad)
 {
     (void)ftz;
-    const __m256i inf = _mm256_set1_epi64x(0x7f800000);
-    *bad = _mm256_cmpeq_epi64(_mm256_and_si256(va, inf), inf);
-    return mufu_sin_rev4(_mm256_add_epi64(sincos_T4(va), _mm256_set1_epi64x(0x800000)));
+    const __m256i inf = _mm256_set1_epi32(0x7f800000);
+    *bad = _mm256_cmpeq_epi32(_mm256_and_si256(va, inf), inf);
+    return mufu_sin_rev8(_mm256_add_epi32(sincos_T8(va), _mm256_set1_epi32(0x800000)));
 }
 
 __attribute__((target("avx2"))) void fp32_sin_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, sin4, fp32_sin_approx);
+    mufu_row8(d, a, ftz, sin8, fp32_sin_approx);
 }
 
 __attribute__((target("avx2"))) void fp32_cos_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, cos4, fp32_cos_approx);
+    mufu_row8(d, a, ftz, cos8, fp32_cos_approx);
 }
 
 /* mufu_tanh_binade packed for two permutes per 4 lanes: 23 - k, 6 - k, first, q in bytes 0 .. 3 */
@@ -1112,34 +1075,47 @@ static const uint32_t mufu_tanh_binade4[16] = {   /* two vectors of 8 for the pe
 };
 #undef TB
 
-/* fp32_tanh_approx of 4 lanes, none redone: |x| < 2^-8 gives x, |x| >= 8 and inf +-1, NaN the
- * canonical NaN (blended in); other lanes evaluate a clamped binade, so the gathers stay in the
- * tables.  The leading bit of V (below 2^41) comes from converting it to a double, as in lg2_4. */
-__attribute__((target("avx2"))) static inline __m256i tanh4(__m256i va, int ftz, __m256i *bad)
+/* The end of tanh for 4 lanes in 64-bit elements: the table's sum v (below 2^41) and p, the
+ * binade's packed bytes (mufu_tanh_binade4); the magnitude's f32 bits in the low words.  The
+ * leading bit of v comes from converting it to a double, as in lg2_end4. */
+__attribute__((target("avx2"))) static inline __m256i tanh_end4(__m256i v, __m256i p)
 {
-    (void)ftz;
-    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi64x(0x7fffffff), frac = _mm256_set1_epi64x(0x7fffff);
-    const __m256i ff = _mm256_set1_epi64x(0xff), m17 = _mm256_set1_epi64x(0x1ffff), two52 = _mm256_set1_epi64x(0x4330000000000000);
-    __m256i s = _mm256_andnot_si256(absm, va), m = _mm256_and_si256(va, absm), f = _mm256_and_si256(va, frac);
-    __m256i bi = _mm256_sub_epi64(_mm256_srli_epi64(m, 23), _mm256_set1_epi64x(127 - 8));
-    bi = _mm256_min_epi32(_mm256_max_epi32(bi, zero), _mm256_set1_epi64x(10));     /* binade e + 8, clamped to 0 .. 10 */
-    const __m256i t0 = _mm256_loadu_si256((const __m256i *)(const void *)mufu_tanh_binade4);
-    const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(mufu_tanh_binade4 + 8));
-    __m256i p = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(t0, bi), _mm256_permutevar8x32_epi32(t1, bi),
-                                   _mm256_cmpgt_epi64(bi, _mm256_set1_epi64x(7)));   /* t1 takes bi & 7 */
-    p = _mm256_and_si256(p, _mm256_set1_epi64x(0xffffffff));
-    __m256i idx = _mm256_add_epi64(_mm256_and_si256(_mm256_srli_epi64(p, 16), ff), _mm256_srlv_epi64(f, _mm256_and_si256(p, ff)));
-    __m256i x = _mm256_and_si256(_mm256_srlv_epi64(f, _mm256_and_si256(_mm256_srli_epi64(p, 8), ff)), m17);
-    __m256i v = mufu_poly4(mufu_tanh_tab, idx, x, mufu_sq4(x));
+    const __m256i frac = _mm256_set1_epi64x(0x7fffff), two52 = _mm256_set1_epi64x(0x4330000000000000);
     __m256i asd = _mm256_castpd_si256(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, two52)), _mm256_castsi256_pd(two52)));
     __m256i top = _mm256_sub_epi64(_mm256_srli_epi64(asd, 52), _mm256_set1_epi64x(1023));
     __m256i e = _mm256_sub_epi64(_mm256_add_epi64(top, _mm256_set1_epi64x(127)), _mm256_srli_epi64(p, 24));
     __m256i nv = _mm256_srlv_epi64(v, _mm256_sub_epi64(top, _mm256_set1_epi64x(23)));
-    __m256i r = _mm256_or_si256(s, _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(nv, frac)));
-    r = _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi64x(0x3f800000)), _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x40ffffff)));
-    r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(FP32_CANON_NAN), _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x7f800000)));
+    return _mm256_or_si256(_mm256_slli_epi64(e, 23), _mm256_and_si256(nv, frac));
+}
+
+/* fp32_tanh_approx of 8 lanes (the row8 order), none redone: |x| < 2^-8 gives x, |x| >= 8 and
+ * inf +-1, NaN the canonical NaN (blended in); other lanes evaluate a clamped binade, so the
+ * table loads stay in the tables.  The fields and the squarer take 8 lanes a vector, the sum and
+ * its leading bit 64 bits (tanh_end4, for the even and the odd elements). */
+__attribute__((target("avx2"))) static inline __m256i tanh8(__m256i va, int ftz, __m256i *bad)
+{
+    (void)ftz;
+    const __m256i zero = _mm256_setzero_si256(), absm = _mm256_set1_epi32(0x7fffffff), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i ff = _mm256_set1_epi32(0xff), m17 = _mm256_set1_epi32(0x1ffff), lo = _mm256_set1_epi64x(0xffffffff);
+    __m256i s = _mm256_andnot_si256(absm, va), m = _mm256_and_si256(va, absm), f = _mm256_and_si256(va, frac);
+    __m256i bi = _mm256_sub_epi32(_mm256_srli_epi32(m, 23), _mm256_set1_epi32(127 - 8));
+    bi = _mm256_min_epi32(_mm256_max_epi32(bi, zero), _mm256_set1_epi32(10));      /* binade e + 8, clamped to 0 .. 10 */
+    const __m256i t0 = _mm256_loadu_si256((const __m256i *)(const void *)mufu_tanh_binade4);
+    const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(mufu_tanh_binade4 + 8));
+    __m256i p = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(t0, bi), _mm256_permutevar8x32_epi32(t1, bi),
+                                   _mm256_cmpgt_epi32(bi, _mm256_set1_epi32(7)));     /* t1 takes bi & 7 */
+    __m256i idx = _mm256_add_epi32(_mm256_srli_epi32(_mm256_and_si256(p, _mm256_set1_epi32(0xff0000)), 16),
+                                   _mm256_srlv_epi32(f, _mm256_and_si256(p, ff)));
+    __m256i x = _mm256_and_si256(_mm256_srlv_epi32(f, _mm256_and_si256(_mm256_srli_epi32(p, 8), ff)), m17);
+    __m256i ve, vo;
+    mufu_sums8(mufu_tanh_tab, idx, x, mufu_sq8(x), &ve, &vo);
+    __m256i r = _mm256_blend_epi32(tanh_end4(ve, _mm256_and_si256(p, lo)), _mm256_slli_epi64(tanh_end4(vo, _mm256_srli_epi64(p, 32)), 32),
+                                   0xaa);
+    r = _mm256_or_si256(s, r);
+    r = _mm256_blendv_epi8(r, _mm256_or_si256(s, _mm256_set1_epi32(0x3f800000)), _mm256_cmpgt_epi32(m, _mm256_set1_epi32(0x40ffffff)));
+    r = _mm256_blendv_epi8(r, _mm256_set1_epi32((int)FP32_CANON_NAN), _mm256_cmpgt_epi32(m, _mm256_set1_epi32(0x7f800000)));
     *bad = zero;
-    return _mm256_blendv_epi8(r, va, _mm256_cmpgt_epi64(_mm256_set1_epi64x(0x3b800000), m));
+    return _mm256_blendv_epi8(r, va, _mm256_cmpgt_epi32(_mm256_set1_epi32(0x3b800000), m));
 }
 
 static uint32_t tanh_one(uint32_t a, int ftz)
@@ -1150,6 +1126,6 @@ static uint32_t tanh_one(uint32_t a, int ftz)
 
 __attribute__((target("avx2"))) void fp32_tanh_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
-    mufu_row(d, a, ftz, tanh4, tanh_one);
+    mufu_row8(d, a, ftz, tanh8, tanh_one);
 }
 #endif

@@ -165,6 +165,7 @@ OPS = [
     ('ex2.approx.f32', 'ex2.approx.ftz.f32 %f4, %f6;'),
     ('lg2.approx.f32', 'lg2.approx.ftz.f32 %f4, %f5;'),
     ('sin.approx.f32', 'sin.approx.ftz.f32 %f4, %f6;'),
+    ('cos.approx.f32', 'cos.approx.ftz.f32 %f4, %f6;'),
     ('tanh.approx.f32', 'tanh.approx.f32 %f4, %f6;'),
     ('add.f64', 'add.f64 %fd4, %fd2, %fd3;'),
     ('fma.rn.f64', 'fma.rn.f64 %fd4, %fd2, %fd3, %fd1;'),
