@@ -70,6 +70,7 @@ void fp32_sin_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes
 void fp32_cos_approx_row(uint64_t *d, const uint64_t *a, int ftz);
 uint32_t fp32_tanh_approx(uint32_t a);
 void fp32_tanh_approx_row(uint64_t *d, const uint64_t *a, int ftz);   /* 32 lanes; needs AVX2 (no .ftz: ftz ignored) */
+void fp32_tanh_approx8(uint32_t *d, const uint32_t *a);   /* 8 values (d may be a); needs AVX2 */
 
 /* ---------------- f64 ---------------- */
 uint64_t fp64_add(uint64_t a, uint64_t b, fp_rnd r);

@@ -1124,6 +1124,12 @@ static uint32_t tanh_one(uint32_t a, int ftz)
     return fp32_tanh_approx(a);
 }
 
+__attribute__((target("avx2"))) void fp32_tanh_approx8(uint32_t *d, const uint32_t *a)
+{
+    __m256i bad;                       /* tanh8 leaves no lane to redo; each element on its own */
+    _mm256_storeu_si256((__m256i *)d, tanh8(_mm256_loadu_si256((const __m256i *)a), 0, &bad));
+}
+
 __attribute__((target("avx2"))) void fp32_tanh_approx_row(uint64_t *d, const uint64_t *a, int ftz)
 {
     mufu_row8(d, a, ftz, tanh8, tanh_one);

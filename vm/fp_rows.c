@@ -343,10 +343,27 @@ ROWS_INLINE __m128i ex2_8(int kind, __m128i a, unsigned *redo)
             (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
     return ex2_to_half8(kind, y);
 }
-/* 8 halves of op FP_ROW_MIN .. FP_ROW_EX2 */
+/* tanh.approx (fp_approx.c): the f32 unit's tanh of the exactly widened input (no flush),
+ * rounded toward zero (|tanh| <= 1: no overflow); a NaN gives the canonical NaN */
+ROWS_INLINE __m128i tanh_h8(int kind, __m128i a)
+{
+    uint32_t v[8];
+    _mm256_storeu_si256((__m256i *)v, f32_bits(half8_to_f32(kind, 0, a)));
+    fp32_tanh_approx8(v, v);
+    __m256 y = bits_f32(_mm256_loadu_si256((const __m256i *)v));
+    __m128i h;
+    if (kind == FP_F16) h = _mm256_cvtps_ph(y, _MM_FROUND_TO_ZERO);
+    else {
+        __m256i u = _mm256_srli_epi32(f32_bits(y), 16);
+        h = _mm_packus_epi32(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1));
+    }
+    return _mm_blendv_epi8(h, _mm_set1_epi16((short)FP16_CANON_NAN), nan_half8(kind, a));
+}
+/* 8 halves of op FP_ROW_MIN .. FP_ROW_TANH */
 ROWS_INLINE __m128i misc8(int op, int kind, int ftz, int nan_mode, __m128i a, __m128i b)
 {
     if (op == FP_ROW_MIN || op == FP_ROW_MAX) return minmax8(op == FP_ROW_MAX, kind, ftz, nan_mode, a, b);
+    if (op == FP_ROW_TANH) return tanh_h8(kind, a);
     if (op != FP_ROW_EX2) return neg_abs8(op == FP_ROW_NEG, kind, ftz, a);
     unsigned redo;
     __m128i h = ex2_8(kind, a, &redo);
@@ -372,6 +389,7 @@ ROWS_TARGET static void misc_rows(int op, int kind, int x2, int ftz, int nan_mod
     case FP_ROW_MAX: MISC_ROW(FP_ROW_MAX); break;
     case FP_ROW_NEG: MISC_ROW(FP_ROW_NEG); break;
     case FP_ROW_ABS: MISC_ROW(FP_ROW_ABS); break;
+    case FP_ROW_TANH: MISC_ROW(FP_ROW_TANH); break;
     default: MISC_ROW(FP_ROW_EX2); break;
     }
 #undef MISC_ROW
@@ -499,7 +517,7 @@ int fp_half_row(int op, fp_type kind, int x2, int ftz, int sat, uint64_t *d, con
 int fp_half_misc_row(int op, fp_type kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,
                      const uint64_t *b)
 {
-    if (op < FP_ROW_MIN || op > FP_ROW_EX2 || !is_half(kind) || !fp_rows_supported()) return 0;
+    if (op < FP_ROW_MIN || op > FP_ROW_TANH || !is_half(kind) || !fp_rows_supported()) return 0;
     misc_rows(op, kind, x2 != 0, ftz != 0, nan_mode != 0, d, a, b);
     return 1;
 }

@@ -20,9 +20,10 @@
  * (as vm/exec.c chooses its AVX2 loop). */
 int fp_rows_supported(void);
 
-/* the half ops, in the order of OP_HADD .. OP_HEX2_APPROX (vm/ops.def): op = I->op - OP_HADD */
+/* the half ops, in the order of OP_HADD .. OP_HTANH_APPROX (vm/ops.def): op = I->op - OP_HADD */
 enum fp_row_op {
-    FP_ROW_ADD, FP_ROW_SUB, FP_ROW_MUL, FP_ROW_FMA, FP_ROW_MIN, FP_ROW_MAX, FP_ROW_NEG, FP_ROW_ABS, FP_ROW_EX2
+    FP_ROW_ADD, FP_ROW_SUB, FP_ROW_MUL, FP_ROW_FMA, FP_ROW_MIN, FP_ROW_MAX, FP_ROW_NEG, FP_ROW_ABS, FP_ROW_EX2,
+    FP_ROW_TANH
 };
 
 /* {add,sub,mul,fma}.rn{.ftz}{.sat}.{f16,bf16,f16x2,bf16x2} d, a, b(, c):
@@ -32,11 +33,12 @@ enum fp_row_op {
 int fp_half_row(int op, fp_type kind, int x2, int ftz, int sat, uint64_t *d, const uint64_t *a, const uint64_t *b,
                 const uint64_t *c);
 
-/* min{.ftz}{.NaN}, max{.ftz}{.NaN}, neg{.ftz}, abs{.ftz} and ex2.approx of
- * {f16,bf16,f16x2,bf16x2} d, a(, b): op FP_ROW_MIN .. FP_ROW_EX2, kind and x2
+/* min{.ftz}{.NaN}, max{.ftz}{.NaN}, neg{.ftz}, abs{.ftz}, ex2.approx and tanh.approx of
+ * {f16,bf16,f16x2,bf16x2} d, a(, b): op FP_ROW_MIN .. FP_ROW_TANH, kind and x2
  * as for fp_half_row, b read by min and max only; every lane as fp16_min ..
- * bf16x2_ex2_approx(a(, b)(, ftz)(, nan_mode)).  nan_mode (.NaN) is read by
- * min and max only, ftz by all but ex2 (ex2.approx.f16 never flushes,
+ * bf16x2_ex2_approx(a(, b)(, ftz)(, nan_mode)), fp16_tanh_approx and bf16_tanh_approx of
+ * each half.  nan_mode (.NaN) is read by
+ * min and max only, ftz by all but ex2 and tanh (ex2.approx.f16 never flushes,
  * ex2.approx.ftz.bf16 always does, as the scalar functions).  Every
  * combination has a row (0 only for another kind or op). */
 int fp_half_misc_row(int op, fp_type kind, int x2, int ftz, int nan_mode, uint64_t *d, const uint64_t *a,

@@ -134,6 +134,8 @@ OPS = [
     ('fma.rn.bf16x2', 'fma.rn.bf16x2 %r6, %r10, %r11, %r10;'),
     ('min.f16x2', 'min.f16x2 %r6, %r10, %r11;'),
     ('ex2.approx.f16x2', 'ex2.approx.f16x2 %r6, %r10;'),
+    ('tanh.approx.f16x2', 'tanh.approx.f16x2 %r6, %r10;'),
+    ('tanh.approx.bf16x2', 'tanh.approx.bf16x2 %r6, %r10;'),
     ('setp.lt.f16x2', 'setp.lt.f16x2 %p3|%p1, %r10, %r11;'),
     ('cvt.rn.f16.f32', 'cvt.rn.f16.f32 %h3, %f5;'),
     ('cvt.f32.f16', 'cvt.f32.f16 %f4, %h2;'),

@@ -32,7 +32,7 @@ enum {
 _Static_assert(OPS_HSUB - OPS_HADD == FP_ROW_SUB && OPS_HFMA - OPS_HADD == FP_ROW_FMA &&
                    OPS_HMIN - OPS_HADD == FP_ROW_MIN && OPS_HMAX - OPS_HADD == FP_ROW_MAX &&
                    OPS_HNEG - OPS_HADD == FP_ROW_NEG && OPS_HABS - OPS_HADD == FP_ROW_ABS &&
-                   OPS_HEX2_APPROX - OPS_HADD == FP_ROW_EX2,
+                   OPS_HEX2_APPROX - OPS_HADD == FP_ROW_EX2 && OPS_HTANH_APPROX - OPS_HADD == FP_ROW_TANH,
                "enum fp_row_op in the order of ops.def");
 
 typedef struct { uint16_t a, b, c; } vec3;
@@ -243,6 +243,7 @@ static uint32_t misc16(int op, fp_type k, int ftz, int nm, uint16_t a, uint16_t 
     case FP_ROW_MAX: return f ? fp16_max(a, b, ftz, nm) : bf16_max(a, b, ftz, nm);
     case FP_ROW_NEG: return f ? fp16_neg(a, ftz) : bf16_neg(a, ftz);
     case FP_ROW_ABS: return f ? fp16_abs(a, ftz) : bf16_abs(a, ftz);
+    case FP_ROW_TANH: return f ? fp16_tanh_approx(a) : bf16_tanh_approx(a);
     default: return f ? fp16_ex2_approx(a) : bf16_ex2_approx(a);
     }
 }
@@ -254,6 +255,7 @@ static uint32_t misc32(int op, fp_type k, int ftz, int nm, uint32_t a, uint32_t 
     case FP_ROW_MAX: return f ? fp16x2_max(a, b, ftz, nm) : bf16x2_max(a, b, ftz, nm);
     case FP_ROW_NEG: return f ? fp16x2_neg(a, ftz) : bf16x2_neg(a, ftz);
     case FP_ROW_ABS: return f ? fp16x2_abs(a, ftz) : bf16x2_abs(a, ftz);
+    case FP_ROW_TANH: return misc16(op, k, ftz, nm, (uint16_t)a, 0) | misc16(op, k, ftz, nm, (uint16_t)(a >> 16), 0) << 16;
     default: return f ? fp16x2_ex2_approx(a) : bf16x2_ex2_approx(a);
     }
 }
@@ -352,10 +354,10 @@ static const char *kind_name(fp_type k, int x2)
     return n[k == FP_BF16][x2 != 0];
 }
 
-/* op FP_ROW_ADD .. FP_ROW_EX2 (fp_half_row, fp_half_misc_row) on every row of s */
+/* op FP_ROW_ADD .. FP_ROW_TANH (fp_half_row, fp_half_misc_row) on every row of s */
 static void check_half(int op, fp_type k, int x2, int ftz, int sat_nm, const vecs *s)
 {
-    static const char *const ops[] = {"add.rn", "sub.rn", "mul.rn", "fma.rn", "min", "max", "neg", "abs", "ex2.approx"};
+    static const char *const ops[] = {"add.rn", "sub.rn", "mul.rn", "fma.rn", "min", "max", "neg", "abs", "ex2.approx", "tanh.approx"};
     int arith = op <= FP_ROW_FMA;
     char name[64];
     snprintf(name, sizeof name, "%s%s%s.%s", ops[op], ftz ? ".ftz" : "", !sat_nm ? "" : arith ? ".sat" : ".NaN",
@@ -486,7 +488,7 @@ static void check_no_row(void)
                fp_cvt_pack_half_row(FP_BF16, FP_RM, 0, d, a, a) + fp_cvt_pack_half_row(FP_F32, FP_RN, 0, d, a, a) +
                fp_half_row(FP_ROW_ADD, FP_F32, 0, 0, 0, d, a, a, a);
     rows += fp_half_row(FP_ROW_MIN, FP_F16, 0, 0, 0, d, a, a, a);
-    rows += fp_half_misc_row(FP_ROW_FMA, FP_F16, 0, 0, 0, d, a, a) + fp_half_misc_row(FP_ROW_EX2 + 1, FP_F16, 0, 0, 0, d, a, a);
+    rows += fp_half_misc_row(FP_ROW_FMA, FP_F16, 0, 0, 0, d, a, a) + fp_half_misc_row(FP_ROW_TANH + 1, FP_F16, 0, 0, 0, d, a, a);
     rows += fp_half_misc_row(FP_ROW_MIN, FP_F32, 0, 0, 0, d, a, a) + fp_setp_half_row(-1, FP_BF16, 1, 0, d, d, a, a);
     rows += fp_setp_half_row(FP_CMP_NAN + 1, FP_F16, 0, 0, d, d, a, a) + fp_setp_half_row(FP_CMP_EQ, FP_F32, 0, 0, d, d, a, a);
     int touched = 0;
@@ -520,7 +522,7 @@ int main(void)
             }
         free(p.v);
         unary_inputs(&u);
-        for (int op = FP_ROW_NEG; op <= FP_ROW_EX2; op++)
+        for (int op = FP_ROW_NEG; op <= FP_ROW_TANH; op++)
             for (int x2 = 0; x2 < 2; x2++)
                 for (int ftz = 0; ftz < 2; ftz++) check_half(op, k, x2, ftz, 0, &u);
         free(u.v);
