@@ -2621,6 +2621,27 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
     row(t, x, y, ftz);
     row_merge(R + I->d, t, m);
 }
+/* A partial group of VM_HALF_DENSE lanes or more of a half-precision operation that has a row
+ * (vm/fp_rows.c: op = I->op - OP_HADD, kind index k in the order f16, f16x2, bf16, bf16x2): the
+ * row over all 32 lanes, the idle lanes' operands 0 (which no row redoes lane by lane), then the
+ * lanes of m merged into d; 0, with nothing written, when the combination has no row.  On Zen 1
+ * the row of add or fma costs about what one lane of the scalar functions (vm/fp.c, soft float)
+ * does, that of min, max, neg or abs what 5-7 lanes do. */
+#define VM_HALF_DENSE 6
+__attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, uint32_t m, int ftz, int sat)
+{
+    uint64_t x[3][BC_WARP], t[BC_WARP];
+    const uint64_t *src[3] = { R + I->a, R + I->b, R + I->c };
+    const int nops = I->op == OP_HFMA ? 3 : I->op <= OP_HMAX ? 2 : 1;
+    for (int o = 0; o < nops; o++)
+        for (int l = 0; l < BC_WARP; l++) x[o][l] = (m >> l) & 1 ? src[o][l] : 0;
+    const int k = I->m2 - BC_K_F16, op = I->op - OP_HADD;
+    const fp_type kind = k >> 1 ? FP_BF16 : FP_F16;
+    int done = I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(op, kind, k & 1, ftz, sat, t, x[0], x[1], x[2])
+                                : fp_half_misc_row(op, kind, k & 1, ftz, I->m3, t, x[0], x[1]);
+    if (done) row_merge(R + I->d, t, m);
+    return done;
+}
 /* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
 __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
@@ -3476,8 +3497,11 @@ next_group:
                 if (m == FULL && (I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(I->op - OP_HADD, t, k & 1, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)
                                                    : fp_half_misc_row(I->op - OP_HADD, t, k & 1, FTZ, I->m3, R + I->d, R + I->a, R + I->b)))
                     vmnext
+#if defined(__AVX2__)
+                if (m != FULL && popc32(m) >= VM_HALF_DENSE && half_dense(R, I, m, FTZ, SAT)) vmnext
+#endif
                 half_fn f = half_fns[k][I->op - OP_HADD];
-                LANES_D(f(A, B, C, I->m1, FTZ, SAT, I->m3));
+                LANES_CALL(f(A, B, C, I->m1, FTZ, SAT, I->m3));
             }
             vmnext
         /* ---- conversions ---- */

@@ -198,6 +198,10 @@ OPS = [
     ('@p fma (16 lanes)', '@%p2 fma.rn.f32 %f4, %f2, %f3, %f1;'),
     ('@p ex2.approx (16 lanes)', '@%p2 ex2.approx.ftz.f32 %f4, %f6;'),
     ('@p div.full (16 lanes)', '@%p2 div.full.f32 %f4, %f2, %f5;'),
+    ('@p add.f16x2 (16 lanes)', '@%p2 add.rn.f16x2 %r6, %r10, %r11;'),
+    ('@p fma.rn.bf16x2 (16 lanes)', '@%p2 fma.rn.bf16x2 %r6, %r10, %r11, %r10;'),
+    ('@p min.f16x2 (16 lanes)', '@%p2 min.f16x2 %r6, %r10, %r11;'),
+    ('@p neg.bf16 (16 lanes)', '@%p2 neg.bf16 %h3, %h2;'),
     ('bar.sync (8 warps)', 'bar.sync 0;'),
     ('mov+shfl.sync.up', 'mov.u32 %r13, 1; shfl.sync.up.b32 %r6|%p3, %r7, %r13, 0, -1;'),
 ]

@@ -93,6 +93,9 @@ FORMS = [
     ('tanh.approx.f32 %f9, %f1;', 'f'),
     ('tanh.approx.f16 %rs9, %rs1;', 'rs'), ('tanh.approx.bf16 %rs9, %rs1;', 'rs'), ('tanh.approx.f16x2 %r9, %r1;', 'r'),
     ('tanh.approx.bf16x2 %r9, %r1;', 'r'), ('ex2.approx.f16x2 %r9, %r1;', 'r'), ('ex2.approx.ftz.bf16x2 %r9, %r1;', 'r'),
+    ('@%p1 add.rn.f16x2 %r9, %r1, %r2;', 'r'), ('@!%p1 fma.rn.bf16x2 %r9, %r1, %r2, %r3;', 'r'),
+    ('@%p1 mul.rn.ftz.sat.f16 %rs9, %rs1, %rs2;', 'rs'), ('@!%p1 min.NaN.bf16x2 %r9, %r1, %r2;', 'r'),
+    ('@%p1 tanh.approx.f16x2 %r9, %r1;', 'r'), ('@!%p1 ex2.approx.f16 %rs9, %rs1;', 'rs'), ('@%p1 add.rz.f16 %rs9, %rs1, %rs2;', 'rs'),
     # partial groups of the MUFU and division rows (mufu_dense, div_dense: the idle lanes keep d)
     ('@%p1 ex2.approx.ftz.f32 %f9, %f1;', 'f'), ('@!%p1 rcp.approx.f32 %f9, %f1;', 'f'), ('@%p1 rsqrt.approx.ftz.f32 %f9, %f1;', 'f'),
     ('@!%p1 sqrt.approx.f32 %f9, %f1;', 'f'), ('@%p1 lg2.approx.f32 %f9, %f1;', 'f'), ('@!%p1 sin.approx.f32 %f9, %f1;', 'f'),
