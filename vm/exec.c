@@ -2621,13 +2621,15 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
     row(t, x, y, ftz);
     row_merge(R + I->d, t, m);
 }
-/* A partial group of VM_HALF_DENSE lanes or more of a half-precision operation that has a row
- * (vm/fp_rows.c: op = I->op - OP_HADD, kind index k in the order f16, f16x2, bf16, bf16x2): the
- * row over all 32 lanes, the idle lanes' operands 0 (which no row redoes lane by lane), then the
- * lanes of m merged into d; 0, with nothing written, when the combination has no row.  On Zen 1
- * the row of add or fma costs about what one lane of the scalar functions (vm/fp.c, soft float)
- * does, that of min, max, neg or abs what 5-7 lanes do. */
-#define VM_HALF_DENSE 6
+/* A partial group of a half-precision operation that has a row (vm/fp_rows.c: op = I->op - OP_HADD,
+ * kind index k in the order f16, f16x2, bf16, bf16x2): the row over all 32 lanes, the idle lanes'
+ * operands 0 (which no row redoes lane by lane), then the lanes of m merged into d; 0, with nothing
+ * written, when the combination has no row.  On Zen 1 the row of add, sub, mul, fma, ex2 or tanh
+ * costs less than 2 lanes of the scalar functions (vm/fp.c, soft float) do, that of min, max, neg
+ * or abs what 5-7 lanes do: the groups of fewer lanes go lane by lane. */
+#define VM_HALF_DENSE_ARITH 2
+#define VM_HALF_DENSE_BITS 6
+#define VM_HALF_DENSE(op) ((op) >= OP_HMIN && (op) <= OP_HABS ? VM_HALF_DENSE_BITS : VM_HALF_DENSE_ARITH)
 __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, uint32_t m, int ftz, int sat)
 {
     uint64_t x[3][BC_WARP], t[BC_WARP];
@@ -3498,7 +3500,7 @@ next_group:
                                                    : fp_half_misc_row(I->op - OP_HADD, t, k & 1, FTZ, I->m3, R + I->d, R + I->a, R + I->b)))
                     vmnext
 #if defined(__AVX2__)
-                if (m != FULL && popc32(m) >= VM_HALF_DENSE && half_dense(R, I, m, FTZ, SAT)) vmnext
+                if (m != FULL && popc32(m) >= VM_HALF_DENSE(I->op) && half_dense(R, I, m, FTZ, SAT)) vmnext
 #endif
                 half_fn f = half_fns[k][I->op - OP_HADD];
                 LANES_CALL(f(A, B, C, I->m1, FTZ, SAT, I->m3));
