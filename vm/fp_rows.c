@@ -1,4 +1,4 @@
-/* fp_rows.c -- f16/bf16 arithmetic, min/max, ex2, compares and conversions
+/* fp_rows.c -- f16/bf16 arithmetic, min/max, ex2, tanh, compares and conversions
  * of a whole warp on AVX2 + F16C + FMA, bit-exact with vm/fp.c and
  * vm/fp_approx.c (tests/fp/rows_check.c compares them).
  *
@@ -19,7 +19,8 @@
  * or whose product or sum reached 2^127 (overflow, TwoSum not argued there;
  * this takes inf and NaN too), are redone by vm/fp.c (redo8).
  * min, max, neg and abs work on the bits (8 halves as int16); ex2 computes in
- * f32 and redoes the lanes too close to a rounding boundary (ex2_8); setp
+ * f32 and redoes the lanes too close to a rounding boundary (ex2_8); tanh
+ * is vm/fp_approx.c's f32 row of the widened input (tanh_h8); setp
  * compares the f32 values.
  *
  * Assumes the default MXCSR (round to nearest, no FTZ/DAZ), which vm_run sets
