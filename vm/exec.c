@@ -2644,6 +2644,23 @@ __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, u
     if (done) row_merge(R + I->d, t, m);
     return done;
 }
+/* The same for setp of halves (x2: setp.{f16x2,bf16x2} d|e): the row into temporaries, then d
+ * (and with x2 e) merged in the lanes of m.  A lane of the loops below (two soft-float widenings)
+ * costs about what the row does; the row is taken from VM_HALF_DENSE_ARITH lanes on. */
+__attribute__((noinline)) static int setp_half_dense(uint64_t *R, const bc_insn *I, uint32_t m, fp_type t, int x2, int ftz)
+{
+    uint64_t x[BC_WARP], y[BC_WARP], td[BC_WARP], te[BC_WARP];
+    const uint64_t *a = R + I->a, *b = R + I->b;
+    for (int l = 0; l < BC_WARP; l++) {
+        int on = (m >> l) & 1;
+        x[l] = on ? a[l] : 0;
+        y[l] = on ? b[l] : 0;
+    }
+    if (!fp_setp_half_row(I->m1, t, x2, ftz, td, te, x, y)) return 0;
+    row_merge(R + I->d, td, m);
+    if (x2) row_merge(R + I->e, te, m);
+    return 1;
+}
 /* f64_mode_lanes of a whole warp, 4 lanes a step; d may be an operand (written last). */
 __attribute__((target("fma"))) static void f64_mode_row(int op, fp_rnd r, uint64_t *d, const uint64_t *a, const uint64_t *b,
                                                         const uint64_t *c)
@@ -3274,9 +3291,15 @@ next_group:
         /* setp{.ftz}.{f16,bf16}(x2): whole warps in vm/fp_rows.c; the halves compared exactly as doubles */
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 0, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
-            LANES_D(fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1)); } vmnext
+#if defined(__AVX2__)
+            if (popc32(m) >= VM_HALF_DENSE_ARITH && setp_half_dense(R, I, m, t, 0, FTZ)) vmnext
+#endif
+            LANES_CALL(fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 1, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
+#if defined(__AVX2__)
+            if (popc32(m) >= VM_HALF_DENSE_ARITH && setp_half_dense(R, I, m, t, 1, FTZ)) vmnext
+#endif
             LANES({
                 D = (uint64_t)fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1);
                 E = (uint64_t)fcmp(half_f64(A >> 16, t, FTZ), half_f64(B >> 16, t, FTZ), I->m1);
@@ -3665,7 +3688,7 @@ next_group:
             else if (I->m1 == 1)
                 LANES_CALL((uint64_t)fp8_from_f32((uint32_t)fp_cvt_f2f(A >> 16 & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu) << 8 |
                         fp8_from_f32((uint32_t)fp_cvt_f2f(A & 0xffff, FP_F16, FP_F32, FP_RN, 0), k, relu));
-            else LANES_D((uint64_t)fp8_to_f16((uint8_t)(A >> 8), k, relu) << 16 | fp8_to_f16((uint8_t)A, k, relu));
+            else LANES_CALL((uint64_t)fp8_to_f16((uint8_t)(A >> 8), k, relu) << 16 | fp8_to_f16((uint8_t)A, k, relu));
         } vmnext
         /* ---- memory ---- */
         vmcase(LD_LOCAL) {         /* the frame's loads (most of a call-heavy kernel's) first */

@@ -202,6 +202,7 @@ OPS = [
     ('@p fma.rn.bf16x2 (16 lanes)', '@%p2 fma.rn.bf16x2 %r6, %r10, %r11, %r10;'),
     ('@p min.f16x2 (16 lanes)', '@%p2 min.f16x2 %r6, %r10, %r11;'),
     ('@p neg.bf16 (16 lanes)', '@%p2 neg.bf16 %h3, %h2;'),
+    ('@p setp.lt.f16 (16 lanes)', '@%p2 setp.lt.f16 %p3, %h1, %h2;'),
     ('bar.sync (8 warps)', 'bar.sync 0;'),
     ('mov+shfl.sync.up', 'mov.u32 %r13, 1; shfl.sync.up.b32 %r6|%p3, %r7, %r13, 0, -1;'),
 ]
