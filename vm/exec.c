@@ -2760,9 +2760,10 @@ static int cpu_has_fma(void)
         else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
     } while (0)
 
-/* LANES_D for an expression that calls out of line (vm/fp.c), or may (F64OP): such a loop does
- * not vectorise, so a partial group goes lane by lane, never all 32 lanes (12 active lanes of
- * fma.rn.f64 took 2.3 times 8 lanes' time, of cvt.rn.f16.f32 2.8 times, by LANES_D). */
+/* LANES_D for an expression that does not vectorise: one that calls out of line (vm/fp.c), or
+ * may (F64OP), or divides integers.  A partial group goes lane by lane, never all 32 lanes (12
+ * active lanes of fma.rn.f64 took 2.3 times 8 lanes' time, of cvt.rn.f16.f32 2.8 times, by
+ * LANES_D; 16 lanes of div.s32 twice their time by this). */
 #define LANES_CALL(...) do { \
         if (m == FULL) { for (int l = 0; l < BC_WARP; l++) { D = (__VA_ARGS__); } } \
         else { _Pragma("GCC unroll 1") for (uint32_t mm_ = m; mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_); D = (__VA_ARGS__); } } \
@@ -3096,17 +3097,17 @@ next_group:
 #define DIV32_ROW(sgn, rem, one)
 #define DIV64_ROW(sgn, rem, one)
 #endif
-        vmcase(DIV_S32) DIV32_ROW(1, 0, div_s32) LANES_D(div_s32(A32, B32)); vmnext
-        vmcase(DIV_U32) DIV32_ROW(0, 0, div_u32) LANES_D(div_u32(A32, B32)); vmnext
-        vmcase(DIV_S64) DIV64_ROW(1, 0, div_s64) LANES_D(div_s64(A, B)); vmnext
-        vmcase(DIV_U64) DIV64_ROW(0, 0, div_u64) LANES_D(div_u64(A, B)); vmnext
+        vmcase(DIV_S32) DIV32_ROW(1, 0, div_s32) LANES_CALL(div_s32(A32, B32)); vmnext
+        vmcase(DIV_U32) DIV32_ROW(0, 0, div_u32) LANES_CALL(div_u32(A32, B32)); vmnext
+        vmcase(DIV_S64) DIV64_ROW(1, 0, div_s64) LANES_CALL(div_s64(A, B)); vmnext
+        vmcase(DIV_U64) DIV64_ROW(0, 0, div_u64) LANES_CALL(div_u64(A, B)); vmnext
         vmcase(REM_S16) LANES_D(U16(S16(B) == 0 ? -1 : S16(B) == -1 ? 0 : S16(A) % S16(B))); vmnext
         vmcase(REM_U16) LANES_D(U16(B) == 0 ? 0xffff : U16(A) % U16(B)); vmnext
-        vmcase(REM_S32) DIV32_ROW(1, 1, rem_s32) LANES_D(rem_s32(A32, B32)); vmnext
-        vmcase(REM_U32) DIV32_ROW(0, 1, rem_u32) LANES_D(rem_u32(A32, B32)); vmnext
+        vmcase(REM_S32) DIV32_ROW(1, 1, rem_s32) LANES_CALL(rem_s32(A32, B32)); vmnext
+        vmcase(REM_U32) DIV32_ROW(0, 1, rem_u32) LANES_CALL(rem_u32(A32, B32)); vmnext
 #undef DIV32_ROW
-        vmcase(REM_S64) DIV64_ROW(1, 1, rem_s64) LANES_D(rem_s64(A, B)); vmnext
-        vmcase(REM_U64) DIV64_ROW(0, 1, rem_u64) LANES_D(rem_u64(A, B)); vmnext
+        vmcase(REM_S64) DIV64_ROW(1, 1, rem_s64) LANES_CALL(rem_s64(A, B)); vmnext
+        vmcase(REM_U64) DIV64_ROW(0, 1, rem_u64) LANES_CALL(rem_u64(A, B)); vmnext
         vmcase(MIN_S16) LANES_D(U16(S64(A << 48) < S64(B << 48) ? A : B)); vmnext
         vmcase(MIN_U16) LANES_D(U16(A) < U16(B) ? U16(A) : U16(B)); vmnext
         vmcase(MAX_S16) LANES_D(U16(S64(A << 48) > S64(B << 48) ? A : B)); vmnext

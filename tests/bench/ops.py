@@ -203,6 +203,8 @@ OPS = [
     ('@p min.f16x2 (16 lanes)', '@%p2 min.f16x2 %r6, %r10, %r11;'),
     ('@p neg.bf16 (16 lanes)', '@%p2 neg.bf16 %h3, %h2;'),
     ('@p setp.lt.f16 (16 lanes)', '@%p2 setp.lt.f16 %p3, %h1, %h2;'),
+    ('@p div.s32 (16 lanes)', '@%p2 div.s32 %r6, %r1, %r7;'),
+    ('@p rem.u64 (16 lanes)', '@%p2 rem.u64 %rd7, %rd4, %rd5;'),
     ('bar.sync (8 warps)', 'bar.sync 0;'),
     ('mov+shfl.sync.up', 'mov.u32 %r13, 1; shfl.sync.up.b32 %r6|%p3, %r7, %r13, 0, -1;'),
 ]

@@ -96,6 +96,8 @@ FORMS = [
     ('@%p1 add.rn.f16x2 %r9, %r1, %r2;', 'r'), ('@!%p1 fma.rn.bf16x2 %r9, %r1, %r2, %r3;', 'r'),
     ('@%p1 mul.rn.ftz.sat.f16 %rs9, %rs1, %rs2;', 'rs'), ('@!%p1 min.NaN.bf16x2 %r9, %r1, %r2;', 'r'),
     ('@!%p1 setp.lt.ftz.f16 %p9, %rs1, %rs2;', 'p'), ('@%p1 setp.gtu.bf16 %p9, %rs1, %rs2;', 'p'),
+    ('@%p1 div.s32 %r9, %r1, %r2;', 'r'), ('@!%p1 rem.u32 %r9, %r1, %r2;', 'r'), ('@%p1 div.u64 %rd9, %rd1, %rd2;', 'rd'),
+    ('@!%p1 rem.s64 %rd9, %rd1, %rd2;', 'rd'),
     ('@!%p1 setp.le.f16x2 %p9|%p8, %r1, %r2;', 'p'), ('@%p1 setp.nan.ftz.bf16x2 %p8|%p9, %r1, %r2;', 'p'),
     ('@%p1 cvt.rn.f16x2.e4m3x2 %r9, %rs1;', 'r'), ('@!%p1 cvt.rn.relu.f16x2.e5m2x2 %r9, %rs1;', 'r'),
     ('@%p1 tanh.approx.f16x2 %r9, %r1;', 'r'), ('@!%p1 ex2.approx.f16 %rs9, %rs1;', 'rs'), ('@%p1 add.rz.f16 %rs9, %rs1, %rs2;', 'rs'),
