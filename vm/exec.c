@@ -417,6 +417,15 @@ HALF_SET(bf16x2, uint32_t)
 _Static_assert(OP_HEX2_APPROX - OP_HADD == 8 && OP_HTANH_APPROX - OP_HADD == 9 && BC_K_BF16X2 - BC_K_F16 == 3,
                "half op and kind order");
 static const half_fn half_fns[4][10] = { HALF_ROW(fp16), HALF_ROW(fp16x2), HALF_ROW(bf16), HALF_ROW(bf16x2) };
+/* The whole-warp row (vm/fp_rows.c) of the half-precision instruction I (not fma.relu) on operand
+ * rows a, b, c into d: 1, or 0 with nothing written where the combination has none. */
+static int half_row(const bc_insn *I, int ftz, int sat, uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+    const int k = I->m2 - BC_K_F16, op = I->op - OP_HADD;
+    const fp_type kind = k >> 1 ? FP_BF16 : FP_F16;
+    return I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(op, kind, k & 1, ftz, sat, d, a, b, c)
+                            : fp_half_misc_row(op, kind, k & 1, ftz, I->m3, d, a, b);
+}
 
 /* ---- mbarrier objects (8 bytes; the layout is the emulator's, see ops.def) ------------------ */
 
@@ -2599,12 +2608,16 @@ __attribute__((noinline)) static void f32_mode_dense(int op, fp_rnd r, int ftz, 
  * by one (LANES_CALL). */
 #define VM_MUFU_DENSE 16
 #define F32_ONE 0x3f800000u   /* 1.0f */
+/* x = a in the lanes of m, idle elsewhere: a dense helper's operand row */
+static inline void dense_operand(uint64_t *x, const uint64_t *a, uint32_t m, uint64_t idle)
+{
+    for (int l = 0; l < BC_WARP; l++) x[l] = (m >> l) & 1 ? a[l] : idle;
+}
 __attribute__((noinline)) static void mufu_dense(void (*row)(uint64_t *, const uint64_t *, int), uint64_t *R,
                                                  const bc_insn *I, uint32_t m, int ftz)
 {
     uint64_t x[BC_WARP], t[BC_WARP];
-    const uint64_t *a = R + I->a;
-    for (int l = 0; l < BC_WARP; l++) x[l] = (m >> l) & 1 ? a[l] : F32_ONE;
+    dense_operand(x, R + I->a, m, F32_ONE);
     row(t, x, ftz);
     row_merge(R + I->d, t, m);
 }
@@ -2612,19 +2625,14 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
                                                 uint64_t *R, const bc_insn *I, uint32_t m, int ftz)
 {
     uint64_t x[BC_WARP], y[BC_WARP], t[BC_WARP];
-    const uint64_t *a = R + I->a, *b = R + I->b;
-    for (int l = 0; l < BC_WARP; l++) {
-        int on = (m >> l) & 1;
-        x[l] = on ? a[l] : F32_ONE;
-        y[l] = on ? b[l] : F32_ONE;
-    }
+    dense_operand(x, R + I->a, m, F32_ONE);
+    dense_operand(y, R + I->b, m, F32_ONE);
     row(t, x, y, ftz);
     row_merge(R + I->d, t, m);
 }
-/* A partial group of a half-precision operation that has a row (vm/fp_rows.c: op = I->op - OP_HADD,
- * kind index k in the order f16, f16x2, bf16, bf16x2): the row over all 32 lanes, the idle lanes'
- * operands 0 (which no row redoes lane by lane), then the lanes of m merged into d; 0, with nothing
- * written, when the combination has no row.  On Zen 1 the row of add, sub, mul, fma, ex2 or tanh
+/* A partial group of a half-precision operation that has a row (half_row): the row over all 32
+ * lanes, the idle lanes' operands 0 (which no row redoes lane by lane), then the lanes of m
+ * merged into d; 0, with nothing written, when the combination has no row.  On Zen 1 the row of add, sub, mul, fma, ex2 or tanh
  * costs less than 2 lanes of the scalar functions (vm/fp.c, soft float) do, that of min, max, neg
  * or abs what 5-7 lanes do: the groups of fewer lanes go lane by lane. */
 #define VM_HALF_DENSE_ARITH 2
@@ -2633,14 +2641,10 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
 __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, uint32_t m, int ftz, int sat)
 {
     uint64_t x[3][BC_WARP], t[BC_WARP];
-    const uint64_t *src[3] = { R + I->a, R + I->b, R + I->c };
+    const uint32_t src[3] = { I->a, I->b, I->c };
     const int nops = I->op == OP_HFMA ? 3 : I->op <= OP_HMAX ? 2 : 1;
-    for (int o = 0; o < nops; o++)
-        for (int l = 0; l < BC_WARP; l++) x[o][l] = (m >> l) & 1 ? src[o][l] : 0;
-    const int k = I->m2 - BC_K_F16, op = I->op - OP_HADD;
-    const fp_type kind = k >> 1 ? FP_BF16 : FP_F16;
-    int done = I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(op, kind, k & 1, ftz, sat, t, x[0], x[1], x[2])
-                                : fp_half_misc_row(op, kind, k & 1, ftz, I->m3, t, x[0], x[1]);
+    for (int o = 0; o < nops; o++) dense_operand(x[o], R + src[o], m, 0);
+    int done = half_row(I, ftz, sat, t, x[0], x[1], x[2]);
     if (done) row_merge(R + I->d, t, m);
     return done;
 }
@@ -2650,12 +2654,8 @@ __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, u
 __attribute__((noinline)) static int setp_half_dense(uint64_t *R, const bc_insn *I, uint32_t m, fp_type t, int x2, int ftz)
 {
     uint64_t x[BC_WARP], y[BC_WARP], td[BC_WARP], te[BC_WARP];
-    const uint64_t *a = R + I->a, *b = R + I->b;
-    for (int l = 0; l < BC_WARP; l++) {
-        int on = (m >> l) & 1;
-        x[l] = on ? a[l] : 0;
-        y[l] = on ? b[l] : 0;
-    }
+    dense_operand(x, R + I->a, m, 0);
+    dense_operand(y, R + I->b, m, 0);
     if (!fp_setp_half_row(I->m1, t, x2, ftz, td, te, x, y)) return 0;
     row_merge(R + I->d, td, m);
     if (x2) row_merge(R + I->e, te, m);
@@ -3519,10 +3519,7 @@ next_group:
             } else {
                 /* .rn add/sub/mul/fma of a whole warp: vm/fp_rows.c (kinds in the order f16, f16x2, bf16, bf16x2) */
                 int k = I->m2 - BC_K_F16;
-                fp_type t = k >> 1 ? FP_BF16 : FP_F16;
-                if (m == FULL && (I->op <= OP_HFMA ? I->m1 == BC_RN && fp_half_row(I->op - OP_HADD, t, k & 1, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)
-                                                   : fp_half_misc_row(I->op - OP_HADD, t, k & 1, FTZ, I->m3, R + I->d, R + I->a, R + I->b)))
-                    vmnext
+                if (m == FULL && half_row(I, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)) vmnext
 #if defined(__AVX2__)
                 if (m != FULL && popc32(m) >= VM_HALF_DENSE(I->op) && half_dense(R, I, m, FTZ, SAT)) vmnext
 #endif
