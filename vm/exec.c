@@ -574,13 +574,19 @@ static inline void local_wrote(vm_warp *w, uint64_t end)
 static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R, uint32_t m, uint32_t as, uint64_t rel,
                                                 uint32_t tot, int write)
 {
-    if (m == FULL) {                   /* lanes side by side (per half warp: 16-wide 2-D blocks): rows */
+    if (m == FULL) {                   /* lanes side by side: one row, or (16-wide 2-D blocks) one per half warp */
         const uint64_t *ra = R + as;
-        uint64_t a0 = ra[0] + rel, a1 = ra[16] + rel, diff = 0;
-        for (int l = 0; l < 16; l++) diff |= ((ra[l] + rel) ^ (a0 + (uint64_t)l * tot)) | ((ra[16 + l] + rel) ^ (a1 + (uint64_t)l * tot));
-        if (!diff)
-            return par_track_row(L, L->par_tag, L->gc_pa, a0, 16ull * tot, write) ||
-                   par_track_row(L, L->par_tag, L->gc_pa, a1, 16ull * tot, write) ? -1 : 0;
+        uint64_t e = ra[0], d = 0;
+        for (int l = 0; l < BC_WARP; l++, e += tot) d |= ra[l] ^ e;
+        if (!d) {
+            if (!L->gc_pa->ro && par_row_steady(L->gc_pa, L->par_tag, ra[0] + rel, 32ull * tot, write)) return 0;
+            return par_track_row(L, L->par_tag, L->gc_pa, ra[0] + rel, 32ull * tot, write);
+        }
+        uint64_t e0 = ra[0], e1 = ra[16];
+        for (int l = 0; l < 16; l++, e0 += tot, e1 += tot) d |= (ra[l] ^ e0) | (ra[16 + l] ^ e1);
+        if (!d)
+            return par_track_row(L, L->par_tag, L->gc_pa, ra[0] + rel, 16ull * tot, write) ||
+                   par_track_row(L, L->par_tag, L->gc_pa, ra[16] + rel, 16ull * tot, write) ? -1 : 0;
     }
     for (uint32_t mm = m; mm; mm &= mm - 1)
         if (par_track(L, L->par_tag, L->gc_pa, R[as + (uint32_t)__builtin_ctz(mm)] + rel, tot, write)) return -1;

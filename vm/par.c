@@ -358,7 +358,7 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
     if (how != PAR_READ)
         for (uint64_t c = off / PAR_CHUNK; c <= (off + n - 1) / PAR_CHUNK; c++)
             if (!PAR_CH_SAVED(__atomic_load_n(&a->chunk[c], __ATOMIC_ACQUIRE))) ensure_saved(a, c * PAR_CHUNK / 4);
-    const uint64_t ones = 0x0001000100010001ull;   /* one state in each of four words */
+    const uint64_t ones = PAR_ONES4;
     uint64_t w0 = off >> 2, w1 = (off + n - 1) >> 2;
     uint64_t mine = ones * (PAR_K_WRITE | tag);     /* this worker's: anything goes */
     uint64_t steady = how == PAR_READ ? ones * PAR_K_READ : mine;   /* read by several workers */

@@ -122,6 +122,25 @@ int par_ro_write(struct vm_launch *L, par_alloc *a, uint64_t off);
  * at off + l * n / 32): untouched words are claimed four at a time. */
 int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how);
 
+#define PAR_ONES4 0x0001000100010001ull   /* one state in each of four shadow words */
+
+/* Whether nothing needs recording for a whole warp's access of the n bytes from
+ * off (word-aligned, a multiple of 16 bytes from a multiple of 16): every shadow
+ * word is already this worker's (its chunk saved) or, for a read, read by
+ * several workers.  The usual access after a worker's first to its data, four
+ * words a load; 0 sends it to par_track_row. */
+static inline int par_row_steady(const par_alloc *a, uint32_t tag, uint64_t off, uint64_t n, int how)
+{
+    if ((off | n) & 15) return 0;
+    const uint64_t mine = PAR_ONES4 * (PAR_K_WRITE | tag), steady = how == PAR_READ ? PAR_ONES4 * PAR_K_READ : mine;
+    const uint64_t *q = (const uint64_t *)(a->word + off / 4);
+    for (uint64_t k = 0; k < n / 16; k++) {
+        uint64_t v = __atomic_load_n(q + k, __ATOMIC_RELAXED);
+        if (v != mine && v != steady) return 0;
+    }
+    return 1;
+}
+
 /* Records an access of n bytes at offset off of allocation a by the worker
  * with tag `tag`: 0, or -1 when it conflicts with another worker's (the caller then
  * treats the access as a fault, which makes the launch run again on one
