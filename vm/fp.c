@@ -109,6 +109,41 @@ static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
     return sb | bits;
 }
 
+/* round_d's usual case for f16 and bf16 in 64-bit steps: s a normal double that is
+ * the exact value (dir 0), and with .ftz a result that is not tiny; -1 otherwise */
+static inline __attribute__((always_inline)) int64_t round_d16(fmt_t f, double s, fp_rnd r, int ftz)
+{
+    const uint64_t u = d2b(s), ex = (u >> 52) & 0x7ff;
+    const int bias = (1 << (f.eb - 1)) - 1, emin = 1 - bias, E = (int)ex - 1023;
+    if (!ex || (ftz && E < emin)) return -1;
+    const int sign = (int)(u >> 63);
+    const uint64_t m = (u & 0xfffffffffffffull) | (1ull << 52);
+    /* the result's lsb is bit sh of m (sh >= 52 - f.mb > 0) */
+    const int sh = 52 - f.mb + (E < emin ? emin - E : 0);
+    uint64_t kept = 0;
+    int rb = 0, st = 1;
+    if (sh <= 53) {
+        kept = m >> sh;
+        const uint64_t rem = m & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+        rb = (rem & half) != 0;
+        st = (rem & (half - 1)) != 0;
+    }
+    int inc = 0;
+    switch (r) {
+    case FP_RN: inc = rb && (st || (kept & 1)); break;
+    case FP_RZ: break;
+    case FP_RM: inc = sign && (rb || st); break;
+    case FP_RP: inc = !sign && (rb || st); break;
+    }
+    kept += (uint64_t)inc;
+    const uint64_t bits = E < emin ? kept : ((uint64_t)(E + bias - 1) << f.mb) + kept, sb = sign ? f_signbit(f) : 0;
+    if (bits >= f_expmask(f)) {        /* overflow */
+        int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
+        return (int64_t)(sb | (toinf ? f_expmask(f) : f_max(f)));
+    }
+    return (int64_t)(sb | bits);
+}
+
 /* round the exact value s + (tiny with sign dir) to format f; s finite */
 static uint64_t round_d(fmt_t f, double s, int dir, fp_rnd r, int ftz)
 {
@@ -155,12 +190,9 @@ static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
         uint64_t x = in[i];
         if (f.mb == 23) { dv[i] = (double)b2f((uint32_t)x); continue; }
         if (f.mb == 7) { dv[i] = (double)b2f((uint32_t)x << 16); continue; }
-        /* f16 */
-        int s = (int)(x >> 15) & 1, ex = (int)(x >> 10) & 31, fr = (int)(x & 0x3ff);
-        double v;
-        if (ex == 31) v = fr ? NAN : INFINITY;
-        else if (ex == 0) v = ldexp((double)fr, -24);
-        else v = ldexp((double)(fr | 0x400), ex - 25);
+        /* f16: normal and infinite values by their bits (NaNs returned above), subnormal ones as fr * 2^-24 */
+        uint64_t s = x >> 15 & 1, ex = x >> 10 & 31, fr = x & 0x3ff;
+        double v = ex == 31 ? INFINITY : ex ? b2d((ex - 15 + 1023) << 52 | fr << 42) : (double)fr * 0x1p-24;
         dv[i] = s ? -v : v;
     }
     da = dv[0]; db = dv[1]; dc = dv[2];
@@ -191,6 +223,44 @@ static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
     else res = round_d(f, s, e > 0 ? 1 : e < 0 ? -1 : 0, r, ftz);
     if (sat) res = do_sat(f, res);
     return res;
+}
+
+/* An f16 or bf16 value as a double (exact; NaN for a NaN) */
+static __attribute__((noinline)) double f16_to_d_rare(uint64_t x)
+{
+    uint64_t ex = x >> 10 & 31, fr = x & 0x3ff;
+    double v = ex == 31 ? (fr ? NAN : INFINITY) : (double)fr * 0x1p-24;
+    return x & 0x8000 ? -v : v;
+}
+static inline double half_to_d(fmt_t f, uint64_t x)
+{
+    if (f.mb == 7) return (double)b2f((uint32_t)x << 16);
+    if (__builtin_expect(((x >> 10 & 31) - 1) < 30, 1))   /* normal: the exponent rebiased, the fraction moved up */
+        return b2d((x & 0x8000) << 48 | ((x & 0x7fff) + ((uint64_t)(1023 - 15) << 10)) << 42);
+    return f16_to_d_rare(x);
+}
+
+/* small_arith for f16 and bf16, inlined where f and op are constants: the usual
+ * case (finite operands, a nonzero result that a double holds exactly and, with
+ * .ftz, one that is not tiny) decoded by bits and rounded by round_d16;
+ * small_arith decides the rest */
+static inline __attribute__((always_inline)) uint64_t half_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
+                                                                 fp_rnd r, int ftz, int sat)
+{
+    if (ftz) { a = f_ftz(f, a); b = f_ftz(f, b); c = f_ftz(f, c); }
+    const double da = half_to_d(f, a), db = half_to_d(f, b);
+    double s, e = 0;
+    if (op == 1) s = da * db;                         /* exact: 22 bits at most */
+    else {
+        const double x = op == 2 ? da * db : da, y = op == 2 ? half_to_d(f, c) : db;
+        s = x + y;
+        const double bb = s - x;
+        e = (x - (s - bb)) + (y - bb);                /* the sum's rounding error (two-sum) */
+    }
+    int64_t q;
+    if (e != 0 || s == 0 || s - s != 0 || (q = round_d16(f, s, r, ftz)) < 0)   /* inexact, zero, inf or NaN */
+        return small_arith(f, op, a, b, c, r, ftz, sat);
+    return sat ? do_sat(f, (uint64_t)q) : (uint64_t)q;
 }
 
 /* ================= f32 ================= */
@@ -483,15 +553,15 @@ uint64_t fp64_copysign(uint64_t a, uint64_t b) { return (b & 0x7fffffffffffffffu
 /* ================= f16 / bf16 ================= */
 #define SMALL16(pfx, T)                                                                      \
 uint16_t pfx##_add(uint16_t a, uint16_t b, fp_rnd r, int ftz, int sat)                      \
-{ return (uint16_t)small_arith(FMT[T], 0, a, b, 0, r, ftz, sat); }                           \
+{ return (uint16_t)half_arith(FMT[T], 0, a, b, 0, r, ftz, sat); }                           \
 uint16_t pfx##_sub(uint16_t a, uint16_t b, fp_rnd r, int ftz, int sat)                      \
-{ return (uint16_t)small_arith(FMT[T], 0, a, b ^ 0x8000u, 0, r, ftz, sat); }                 \
+{ return (uint16_t)half_arith(FMT[T], 0, a, b ^ 0x8000u, 0, r, ftz, sat); }                 \
 uint16_t pfx##_mul(uint16_t a, uint16_t b, fp_rnd r, int ftz, int sat)                      \
-{ return (uint16_t)small_arith(FMT[T], 1, a, b, 0, r, ftz, sat); }                           \
+{ return (uint16_t)half_arith(FMT[T], 1, a, b, 0, r, ftz, sat); }                           \
 uint16_t pfx##_fma(uint16_t a, uint16_t b, uint16_t c, fp_rnd r, int ftz, int sat)          \
-{ return (uint16_t)small_arith(FMT[T], 2, a, b, c, r, ftz, sat); }                           \
+{ return (uint16_t)half_arith(FMT[T], 2, a, b, c, r, ftz, sat); }                           \
 uint16_t pfx##_fma_relu(uint16_t a, uint16_t b, uint16_t c, int ftz)                        \
-{ uint16_t x = (uint16_t)small_arith(FMT[T], 2, a, b, c, FP_RN, ftz, 0);                     \
+{ uint16_t x = (uint16_t)half_arith(FMT[T], 2, a, b, c, FP_RN, ftz, 0);                     \
   return f_isnan(FMT[T], x) ? x : (x & 0x8000u) ? 0 : x; }                          \
 uint16_t pfx##_min(uint16_t a, uint16_t b, int ftz, int nan_mode)                           \
 { return (uint16_t)gen_minmax(FMT[T], a, b, ftz, nan_mode, 0); }                             \
