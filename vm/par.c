@@ -208,14 +208,14 @@ par_alloc *vm_par_alloc(vm_par *P, int i)
     return &P->allocs[i];
 }
 
-/* Whether the n bytes at p are all zero (a 4 KB chunk: 64 bytes per step). */
+/* Whether the n bytes at p are all zero (a 4 KB chunk: 256 bytes per step). */
 static int all_zero(const uint8_t *p, uint64_t n)
 {
     uint64_t k = 0;
-    for (; k + 64 <= n; k += 64) {
-        uint64_t v[8], o = 0;
+    for (; k + 256 <= n; k += 256) {   /* a block of words or'ed together (vectorised), then one test */
+        uint64_t v[32], o = 0;
         memcpy(v, p + k, sizeof v);
-        for (int j = 0; j < 8; j++) o |= v[j];
+        for (int j = 0; j < 32; j++) o |= v[j];
         if (o) return 0;
     }
     for (; k < n; k++) if (p[k]) return 0;
@@ -365,7 +365,19 @@ int par_track_row(vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64
 #if PAR_CX16
     const int wide = cx16();
 #endif
-    for (uint64_t wi = w0; wi <= w1;) {
+    uint64_t wi = w0;
+#if PAR_CX16
+    if (wide && how == PAR_WRITE && !((w0 | (w1 + 1)) & 7))
+        /* the usual first write: untouched words claimed eight at a time (the
+         * state next_state gives), until a group in another state */
+        for (; wi <= w1; wi += 8) {
+            uint64_t *q = (uint64_t *)(a->word + wi);
+            uint64_t lo = __atomic_load_n(q, __ATOMIC_RELAXED), hi = __atomic_load_n(q + 1, __ATOMIC_RELAXED);
+            if (lo == mine && hi == mine) continue;
+            if ((lo | hi) || !cas16(q, 0, 0, mine)) break;
+        }
+#endif
+    while (wi <= w1) {
 #if PAR_CX16
         if (wide && wi % 8 == 0 && wi + 7 <= w1) {   /* eight words in one state: one 16-byte step */
             uint64_t *q = (uint64_t *)(a->word + wi);
