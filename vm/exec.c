@@ -2638,12 +2638,17 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
 }
 /* A partial group of a half-precision operation that has a row (half_row): the row over all 32
  * lanes, the idle lanes' operands 0 (which no row redoes lane by lane), then the lanes of m
- * merged into d; 0, with nothing written, when the combination has no row.  On Zen 1 the row of add, sub, mul, fma, ex2 or tanh
- * costs less than 2 lanes of the scalar functions (vm/fp.c, soft float) do, that of min, max, neg
- * or abs what 5-7 lanes do: the groups of fewer lanes go lane by lane. */
-#define VM_HALF_DENSE_ARITH 2
-#define VM_HALF_DENSE_BITS 6
-#define VM_HALF_DENSE(op) ((op) >= OP_HMIN && (op) <= OP_HABS ? VM_HALF_DENSE_BITS : VM_HALF_DENSE_ARITH)
+ * merged into d; 0, with nothing written, when the combination has no row.  On Zen 1 the row
+ * of add, sub, mul or fma costs what 6-7 lanes of the scalar functions (vm/fp.c's half_arith)
+ * do for pairs and 10-12 for single halves, that of ex2 or tanh less than 2 lanes (soft-float
+ * widenings), that of min, max, neg or abs 5-7: the groups of fewer lanes go lane by lane. */
+enum { VM_HALF_DENSE_PAIR = 7, VM_HALF_DENSE_ONE = 11, VM_HALF_DENSE_APPROX = 2, VM_HALF_DENSE_BITS = 6 };
+static inline uint32_t half_dense_lanes(const bc_insn *I)
+{
+    if (I->op >= OP_HMIN && I->op <= OP_HABS) return VM_HALF_DENSE_BITS;
+    if (I->op >= OP_HEX2_APPROX) return VM_HALF_DENSE_APPROX;
+    return (I->m2 - BC_K_F16) & 1 ? VM_HALF_DENSE_PAIR : VM_HALF_DENSE_ONE;   /* kinds f16, f16x2, bf16, bf16x2 */
+}
 __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, uint32_t m, int ftz, int sat)
 {
     uint64_t x[3][BC_WARP], t[BC_WARP];
@@ -2656,7 +2661,7 @@ __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, u
 }
 /* The same for setp of halves (x2: setp.{f16x2,bf16x2} d|e): the row into temporaries, then d
  * (and with x2 e) merged in the lanes of m.  A lane of the loops below (two soft-float widenings)
- * costs about what the row does; the row is taken from VM_HALF_DENSE_ARITH lanes on. */
+ * costs about what the row does; the row is taken from VM_HALF_DENSE_APPROX lanes on. */
 __attribute__((noinline)) static int setp_half_dense(uint64_t *R, const bc_insn *I, uint32_t m, fp_type t, int x2, int ftz)
 {
     uint64_t x[BC_WARP], y[BC_WARP], td[BC_WARP], te[BC_WARP];
@@ -3299,13 +3304,13 @@ next_group:
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 0, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
 #if defined(__AVX2__)
-            if (popc32(m) >= VM_HALF_DENSE_ARITH && setp_half_dense(R, I, m, t, 0, FTZ)) vmnext
+            if (popc32(m) >= VM_HALF_DENSE_APPROX && setp_half_dense(R, I, m, t, 0, FTZ)) vmnext
 #endif
             LANES_CALL(fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 1, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
 #if defined(__AVX2__)
-            if (popc32(m) >= VM_HALF_DENSE_ARITH && setp_half_dense(R, I, m, t, 1, FTZ)) vmnext
+            if (popc32(m) >= VM_HALF_DENSE_APPROX && setp_half_dense(R, I, m, t, 1, FTZ)) vmnext
 #endif
             LANES({
                 D = (uint64_t)fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1);
@@ -3527,7 +3532,7 @@ next_group:
                 int k = I->m2 - BC_K_F16;
                 if (m == FULL && half_row(I, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)) vmnext
 #if defined(__AVX2__)
-                if (m != FULL && popc32(m) >= VM_HALF_DENSE(I->op) && half_dense(R, I, m, FTZ, SAT)) vmnext
+                if (m != FULL && popc32(m) >= half_dense_lanes(I) && half_dense(R, I, m, FTZ, SAT)) vmnext
 #endif
                 half_fn f = half_fns[k][I->op - OP_HADD];
                 LANES_CALL(f(A, B, C, I->m1, FTZ, SAT, I->m3));
