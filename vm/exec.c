@@ -417,6 +417,22 @@ HALF_SET(bf16x2, uint32_t)
 _Static_assert(OP_HEX2_APPROX - OP_HADD == 8 && OP_HTANH_APPROX - OP_HADD == 9 && BC_K_BF16X2 - BC_K_F16 == 3,
                "half op and kind order");
 static const half_fn half_fns[4][10] = { HALF_ROW(fp16), HALF_ROW(fp16x2), HALF_ROW(bf16), HALF_ROW(bf16x2) };
+/* half_dense_lanes: from how many active lanes the row of a half-precision operation (half_row,
+ * over all 32 lanes) costs less than the scalar functions of vm/fp.c and vm/fp_approx.c over
+ * the active lanes (measured on Zen 1, docs/PERFORMANCE.md step 99: 60 guarded instructions in
+ * a loop, k lanes of each warp active); above BC_WARP (tanh.approx.bf16) the scalar functions
+ * win even for a whole warp.  The same for setp of halves (setp_half_dense). */
+enum { VM_HALF_DENSE_SETP_PAIR = 5, VM_HALF_DENSE_SETP_ONE = 8 };
+static const uint8_t half_dense_at[10][4] = {   /* [op - OP_HADD][kind: f16, f16x2, bf16, bf16x2] */
+    { 11, 7, 11, 7 }, { 11, 7, 11, 7 }, { 11, 7, 11, 7 }, { 11, 7, 11, 7 },   /* add sub mul fma */
+    { 6, 6, 6, 6 }, { 6, 6, 6, 6 }, { 6, 6, 6, 6 }, { 6, 6, 6, 6 },            /* min max neg abs */
+    { 10, 6, 24, 13 },                                                         /* ex2.approx */
+    { 14, 9, BC_WARP + 1, 24 },                                                /* tanh.approx */
+};
+static inline uint32_t half_dense_lanes(const bc_insn *I)
+{
+    return half_dense_at[I->op - OP_HADD][(I->m2 - BC_K_F16) & 3];
+}
 /* The whole-warp row (vm/fp_rows.c) of the half-precision instruction I (not fma.relu) on operand
  * rows a, b, c into d: 1, or 0 with nothing written where the combination has none. */
 static int half_row(const bc_insn *I, int ftz, int sat, uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
@@ -2638,17 +2654,8 @@ __attribute__((noinline)) static void div_dense(void (*row)(uint64_t *, const ui
 }
 /* A partial group of a half-precision operation that has a row (half_row): the row over all 32
  * lanes, the idle lanes' operands 0 (which no row redoes lane by lane), then the lanes of m
- * merged into d; 0, with nothing written, when the combination has no row.  On Zen 1 the row
- * of add, sub, mul or fma costs what 6-7 lanes of the scalar functions (vm/fp.c's half_arith)
- * do for pairs and 10-12 for single halves, that of ex2 or tanh less than 2 lanes (soft-float
- * widenings), that of min, max, neg or abs 5-7: the groups of fewer lanes go lane by lane. */
-enum { VM_HALF_DENSE_PAIR = 7, VM_HALF_DENSE_ONE = 11, VM_HALF_DENSE_APPROX = 2, VM_HALF_DENSE_BITS = 6 };
-static inline uint32_t half_dense_lanes(const bc_insn *I)
-{
-    if (I->op >= OP_HMIN && I->op <= OP_HABS) return VM_HALF_DENSE_BITS;
-    if (I->op >= OP_HEX2_APPROX) return VM_HALF_DENSE_APPROX;
-    return (I->m2 - BC_K_F16) & 1 ? VM_HALF_DENSE_PAIR : VM_HALF_DENSE_ONE;   /* kinds f16, f16x2, bf16, bf16x2 */
-}
+ * merged into d; 0, with nothing written, when the combination has no row.
+ * half_dense_lanes says from how many lanes. */
 __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, uint32_t m, int ftz, int sat)
 {
     uint64_t x[3][BC_WARP], t[BC_WARP];
@@ -2660,8 +2667,9 @@ __attribute__((noinline)) static int half_dense(uint64_t *R, const bc_insn *I, u
     return done;
 }
 /* The same for setp of halves (x2: setp.{f16x2,bf16x2} d|e): the row into temporaries, then d
- * (and with x2 e) merged in the lanes of m.  A lane of the loops below (two soft-float widenings)
- * costs about what the row does; the row is taken from VM_HALF_DENSE_APPROX lanes on. */
+ * (and with x2 e) merged in the lanes of m.  The row costs what 7-8 lanes of the loop below do
+ * (two widenings and a compare each), 5 of pairs: it is taken from VM_HALF_DENSE_SETP_ONE and
+ * VM_HALF_DENSE_SETP_PAIR lanes on. */
 __attribute__((noinline)) static int setp_half_dense(uint64_t *R, const bc_insn *I, uint32_t m, fp_type t, int x2, int ftz)
 {
     uint64_t x[BC_WARP], y[BC_WARP], td[BC_WARP], te[BC_WARP];
@@ -3304,13 +3312,13 @@ next_group:
         vmcase(SETP_F16) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 0, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
 #if defined(__AVX2__)
-            if (popc32(m) >= VM_HALF_DENSE_APPROX && setp_half_dense(R, I, m, t, 0, FTZ)) vmnext
+            if (popc32(m) >= VM_HALF_DENSE_SETP_ONE && setp_half_dense(R, I, m, t, 0, FTZ)) vmnext
 #endif
             LANES_CALL(fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1)); } vmnext
         vmcase(SETP_F16X2) { fp_type t = I->m2 == BC_K_BF16 ? FP_BF16 : FP_F16;
             if (m == FULL && fp_setp_half_row(I->m1, t, 1, FTZ, R + I->d, R + I->e, R + I->a, R + I->b)) vmnext
 #if defined(__AVX2__)
-            if (popc32(m) >= VM_HALF_DENSE_APPROX && setp_half_dense(R, I, m, t, 1, FTZ)) vmnext
+            if (popc32(m) >= VM_HALF_DENSE_SETP_PAIR && setp_half_dense(R, I, m, t, 1, FTZ)) vmnext
 #endif
             LANES({
                 D = (uint64_t)fcmp(half_f64(A, t, FTZ), half_f64(B, t, FTZ), I->m1);
@@ -3530,7 +3538,7 @@ next_group:
             } else {
                 /* .rn add/sub/mul/fma of a whole warp: vm/fp_rows.c (kinds in the order f16, f16x2, bf16, bf16x2) */
                 int k = I->m2 - BC_K_F16;
-                if (m == FULL && half_row(I, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)) vmnext
+                if (m == FULL && half_dense_lanes(I) <= BC_WARP && half_row(I, FTZ, SAT, R + I->d, R + I->a, R + I->b, R + I->c)) vmnext
 #if defined(__AVX2__)
                 if (m != FULL && popc32(m) >= half_dense_lanes(I) && half_dense(R, I, m, FTZ, SAT)) vmnext
 #endif

@@ -634,8 +634,31 @@ static uint64_t post_flags(fmt_t f, uint64_t x, int flags)
     return x;
 }
 
+/* fp_cvt_f2f's usual cases without flags, by bits: widening a non-NaN half (exact), and
+ * narrowing a normal f32 or f64 to a half (round_d16); -1 for the rest */
+static inline int64_t cvt_half_fast(uint64_t bits, fp_type src, fp_type dst, fp_rnd r)
+{
+    const int half_src = src == FP_F16 || src == FP_BF16, half_dst = dst == FP_F16 || dst == FP_BF16;
+    if (half_src && !half_dst) {
+        if (bits >> 16) return -1;
+        double d = half_to_d(FMT[src], bits & 0xffff);
+        if (d != d) return -1;
+        return dst == FP_F64 ? (int64_t)d2b(d) : (int64_t)f2b((float)d);   /* exact either way */
+    }
+    if (half_dst && !half_src) {
+        double d = src == FP_F32 ? (double)b2f((uint32_t)bits) : b2d(bits);
+        if (d == 0 || d - d != 0) return -1;           /* zero, inf, NaN */
+        return round_d16(FMT[dst], d, r, 0);           /* -1 for a subnormal double */
+    }
+    return -1;
+}
+
 uint64_t fp_cvt_f2f(uint64_t bits, fp_type src, fp_type dst, fp_rnd r, int flags)
 {
+    if (!flags) {
+        int64_t q = cvt_half_fast(bits, src, dst, r);
+        if (q >= 0) return (uint64_t)q;
+    }
     fmt_t fs = FMT[src], fd = FMT[dst];
     int ftz = (flags & FP_CVT_FTZ) != 0;
     /* measured: .ftz does not flush f32 inputs when converting to f16 (it does for bf16) */
