@@ -38,6 +38,25 @@ static inline uint64_t f_one(fmt_t f) { return ((1ull << (f.eb - 1)) - 1) << f.m
 static inline uint64_t f_max(fmt_t f) { return f_expmask(f) - 1; }
 static inline uint64_t f_cnan(fmt_t f) { return f.mb == 52 ? FP64_DEFAULT_NAN : (f_signbit(f) - 1); }
 
+/* The rounding step of r: 1 when a magnitude whose bit below the kept ones is rb, with
+ * anything below that (st), and whose kept lsb is odd, goes up by one lsb. */
+static inline int round_inc(fp_rnd r, int sign, int rb, int st, int odd)
+{
+    switch (r) {
+    case FP_RN: return rb && (st || odd);
+    case FP_RM: return sign && (rb || st);
+    case FP_RP: return !sign && (rb || st);
+    default: return 0;                 /* FP_RZ */
+    }
+}
+
+/* An overflow's result in f: infinity, or the largest finite value where r rounds toward zero. */
+static inline uint64_t round_overflow(fmt_t f, int sign, fp_rnd r)
+{
+    int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
+    return (sign ? f_signbit(f) : 0) | (toinf ? f_expmask(f) : f_max(f));
+}
+
 /* round the exact value (-1)^sign * m * 2^e (m != 0; m's bit 0 may be a sticky
  * bit as long as at least 2 bits lie below the target's rounding position).
  * ftz: flush tiny results (IEEE tininess after rounding), as measured on sm_90. */
@@ -64,23 +83,13 @@ static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
         rb = (rem & half) != 0;
         st = (rem & (half - 1)) != 0;
     }
-    int inc = 0;
-    switch (r) {
-    case FP_RN: inc = rb && (st || (kept & 1)); break;
-    case FP_RZ: inc = 0; break;
-    case FP_RM: inc = sign && (rb || st); break;
-    case FP_RP: inc = !sign && (rb || st); break;
-    }
-    kept += inc;
+    kept += (uint64_t)round_inc(r, sign, rb, st, (int)(kept & 1));
     /* encode: subnormal -> kept directly; normal -> ((E+bias-1)<<mb) + kept */
     uint64_t bits;
     if (E < emin) bits = kept;
     else bits = ((uint64_t)(E + bias - 1) << f.mb) + kept;
     uint64_t sb = sign ? f_signbit(f) : 0;
-    if (bits >= f_expmask(f)) { /* overflow */
-        int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
-        return sb | (toinf ? f_expmask(f) : f_max(f));
-    }
+    if (bits >= f_expmask(f)) return round_overflow(f, sign, r);
     /* .ftz: sm_90 flushes results that are tiny in the IEEE "after rounding"
      * sense: rounded to full precision with unbounded exponent, still below
      * 2^emin.  (mul.rn.ftz 0x3f7fffff*0x00800000 -> +0, but an fma whose exact
@@ -94,13 +103,7 @@ static uint64_t round_pack(fmt_t f, int sign, u128 m, int e, fp_rnd r, int ftz)
                 u128 rem2 = sh2 >= 128 ? m : m & (((u128)1 << sh2) - 1);
                 int rb2 = sh2 > 128 ? 0 : sh2 == 128 ? (int)(m >> 127) : (int)((rem2 >> (sh2 - 1)) & 1);
                 int st2 = sh2 > 128 ? rem2 != 0 : (rem2 & ((((u128)1) << (sh2 - 1)) - 1)) != 0;
-                int inc2 = 0;
-                switch (r) {
-                case FP_RN: inc2 = rb2 && (st2 || (k2 & 1)); break;
-                case FP_RZ: break;
-                case FP_RM: inc2 = sign && (rb2 || st2); break;
-                case FP_RP: inc2 = !sign && (rb2 || st2); break;
-                }
+                int inc2 = round_inc(r, sign, rb2, st2, (int)(k2 & 1));
                 if (k2 + inc2 == ((u128)1 << (f.mb + 1))) tiny = 0;
             }
         }
@@ -128,20 +131,10 @@ static inline __attribute__((always_inline)) int64_t round_d16(fmt_t f, double s
         rb = (rem & half) != 0;
         st = (rem & (half - 1)) != 0;
     }
-    int inc = 0;
-    switch (r) {
-    case FP_RN: inc = rb && (st || (kept & 1)); break;
-    case FP_RZ: break;
-    case FP_RM: inc = sign && (rb || st); break;
-    case FP_RP: inc = !sign && (rb || st); break;
-    }
-    kept += (uint64_t)inc;
-    const uint64_t bits = E < emin ? kept : ((uint64_t)(E + bias - 1) << f.mb) + kept, sb = sign ? f_signbit(f) : 0;
-    if (bits >= f_expmask(f)) {        /* overflow */
-        int toinf = r == FP_RN || (r == FP_RP && !sign) || (r == FP_RM && sign);
-        return (int64_t)(sb | (toinf ? f_expmask(f) : f_max(f)));
-    }
-    return (int64_t)(sb | bits);
+    kept += (uint64_t)round_inc(r, sign, rb, st, (int)(kept & 1));
+    const uint64_t bits = E < emin ? kept : ((uint64_t)(E + bias - 1) << f.mb) + kept;
+    if (bits >= f_expmask(f)) return (int64_t)round_overflow(f, sign, r);
+    return (int64_t)((sign ? f_signbit(f) : 0) | bits);
 }
 
 /* round the exact value s + (tiny with sign dir) to format f; s finite */
