@@ -169,6 +169,22 @@ static inline int zero_sum_sign(int sx_zero_neg, int sy_zero_neg, int both_zero,
     return r == FP_RM;
 }
 
+/* An f16 (its rare classes: zero, subnormal, inf, NaN) or bf16 value as a double (exact;
+ * NaN for a NaN) */
+static __attribute__((noinline)) double f16_to_d_rare(uint64_t x)
+{
+    uint64_t ex = x >> 10 & 31, fr = x & 0x3ff;
+    double v = ex == 31 ? (fr ? NAN : INFINITY) : (double)fr * 0x1p-24;
+    return x & 0x8000 ? -v : v;
+}
+static inline double half_to_d(fmt_t f, uint64_t x)
+{
+    if (f.mb == 7) return (double)b2f((uint32_t)x << 16);
+    if (__builtin_expect(((x >> 10 & 31) - 1) < 30, 1))   /* normal: the exponent rebiased, the fraction moved up */
+        return b2d((x & 0x8000) << 48 | ((x & 0x7fff) + ((uint64_t)(1023 - 15) << 10)) << 42);
+    return f16_to_d_rare(x);
+}
+
 /* ---- generic "small format" ops (f32, f16, bf16) through double ---- */
 /* op: 0 add, 1 mul, 2 fma */
 static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c, fp_rnd r, int ftz, int sat)
@@ -182,11 +198,7 @@ static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
     for (int i = 0; i < 3; i++) {
         uint64_t x = in[i];
         if (f.mb == 23) { dv[i] = (double)b2f((uint32_t)x); continue; }
-        if (f.mb == 7) { dv[i] = (double)b2f((uint32_t)x << 16); continue; }
-        /* f16: normal and infinite values by their bits (NaNs returned above), subnormal ones as fr * 2^-24 */
-        uint64_t s = x >> 15 & 1, ex = x >> 10 & 31, fr = x & 0x3ff;
-        double v = ex == 31 ? INFINITY : ex ? b2d((ex - 15 + 1023) << 52 | fr << 42) : (double)fr * 0x1p-24;
-        dv[i] = s ? -v : v;
+        dv[i] = half_to_d(f, x);
     }
     da = dv[0]; db = dv[1]; dc = dv[2];
     double s, e = 0;
@@ -216,21 +228,6 @@ static uint64_t small_arith(fmt_t f, int op, uint64_t a, uint64_t b, uint64_t c,
     else res = round_d(f, s, e > 0 ? 1 : e < 0 ? -1 : 0, r, ftz);
     if (sat) res = do_sat(f, res);
     return res;
-}
-
-/* An f16 or bf16 value as a double (exact; NaN for a NaN) */
-static __attribute__((noinline)) double f16_to_d_rare(uint64_t x)
-{
-    uint64_t ex = x >> 10 & 31, fr = x & 0x3ff;
-    double v = ex == 31 ? (fr ? NAN : INFINITY) : (double)fr * 0x1p-24;
-    return x & 0x8000 ? -v : v;
-}
-static inline double half_to_d(fmt_t f, uint64_t x)
-{
-    if (f.mb == 7) return (double)b2f((uint32_t)x << 16);
-    if (__builtin_expect(((x >> 10 & 31) - 1) < 30, 1))   /* normal: the exponent rebiased, the fraction moved up */
-        return b2d((x & 0x8000) << 48 | ((x & 0x7fff) + ((uint64_t)(1023 - 15) << 10)) << 42);
-    return f16_to_d_rare(x);
 }
 
 /* small_arith for f16 and bf16, inlined where f and op are constants: the usual

@@ -119,7 +119,7 @@ int par_word_slow(struct vm_launch *L, par_alloc *a, uint64_t wi, int how);
 int par_ro_write(struct vm_launch *L, par_alloc *a, uint64_t off);
 
 /* par_track for a whole warp accessing n consecutive bytes from off (lane l
- * at off + l * n / 32): untouched words are claimed four at a time. */
+ * at off + l * n / 32): untouched words are claimed eight at a time (four without cmpxchg16b). */
 int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off, uint64_t n, int how);
 
 #define PAR_ONES4 0x0001000100010001ull   /* one state in each of four shadow words */
