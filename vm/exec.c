@@ -595,6 +595,7 @@ static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R,
         uint64_t e = ra[0], d = 0;
         for (int l = 0; l < BC_WARP; l++, e += tot) d |= ra[l] ^ e;
         if (!d) {
+            /* (a read-only buffer has no shadow: its write goes to par_track_row, which stops the launch) */
             if (!L->gc_pa->ro && par_row_steady(L->gc_pa, L->par_tag, ra[0] + rel, 32ull * tot, write)) return 0;
             return par_track_row(L, L->par_tag, L->gc_pa, ra[0] + rel, 32ull * tot, write);
         }

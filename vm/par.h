@@ -128,7 +128,7 @@ int par_track_row(struct vm_launch *L, uint32_t tag, par_alloc *a, uint64_t off,
  * off (word-aligned, a multiple of 16 bytes from a multiple of 16): every shadow
  * word is already this worker's (its chunk saved) or, for a read, read by
  * several workers.  The usual access after a worker's first to its data, four
- * words a load; 0 sends it to par_track_row. */
+ * words a load; 0 sends it to par_track_row.  Not for a read-only allocation (no shadow). */
 static inline int par_row_steady(const par_alloc *a, uint32_t tag, uint64_t off, uint64_t n, int how)
 {
     if ((off | n) & 15) return 0;
