@@ -138,6 +138,10 @@ bench: all
 bench-ops: all
 	@python3 tests/bench/ops.py
 
+# one launch on 1, 2, 4, ... host threads up to nproc: the speedup over one thread
+bench-scaling: all
+	@bash tests/bench_scaling.sh
+
 # libFuzzer harnesses: build/fuzz/fuzz_NAME from tests/fuzz/fuzz_NAME.c (MODE=fuzz);
 # `make fuzz FUZZ_SECONDS=N` builds and runs each for N seconds (tests/fuzz/run.sh)
 FUZZERS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -165,7 +169,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all test bench bench-ops clean install fuzz fuzzers
+.PHONY: all test bench bench-ops bench-scaling clean install fuzz fuzzers
 
 # --- parser tests begin ---
 # The parser alone (usable before the VM compiles): astdump links only the

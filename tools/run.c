@@ -116,12 +116,19 @@ static int run_main(int argc, char **argv)
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s, peak RSS %.1f MB\n",
-                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0, ru.ru_maxrss / 1024.0);
+        double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+        fprintf(stderr, "ptxemu: %llu lane-instructions in %.3f s: %.1f M lane-instructions/s, peak RSS %.1f MB, CPU %.3f s\n",
+                (unsigned long long)r.insns, secs, secs > 0 ? (double)r.insns / secs / 1e6 : 0.0, ru.ru_maxrss / 1024.0, cpu);
         fprintf(stderr, "ptxemu: the launch itself: %.4f s, %.1f M lane-instructions/s (the rest: loading the module, "
                 "setting up and checking the buffers)\n", r.launch_secs, r.launch_secs > 0 ? (double)r.insns / r.launch_secs / 1e6 : 0.0);
         fprintf(stderr, "ptxemu: ran on %d host thread%s%s%s\n", r.fault.threads, r.fault.threads == 1 ? "" : "s",
                 r.fault.threads_note[0] ? ": " : "", r.fault.threads_note);
+        const vm_par_times *pt = &r.fault.par;
+        if (r.fault.threads > 1 && pt->end > 0)
+            fprintf(stderr, "ptxemu: threads: set up in %.2f ms, the last began its first block at %.2f ms; "
+                    "in blocks %.0f%% of %d x %.2f ms; the first found none left at %.2f ms; %u-%u blocks each\n",
+                    pt->setup * 1e3, pt->last_start * 1e3, 100.0 * pt->busy / (r.fault.threads * pt->end), r.fault.threads,
+                    pt->end * 1e3, pt->first_end * 1e3, pt->blocks_min, pt->blocks_max);
     }
     if (r.out.len) fwrite(r.out.data, 1, r.out.len, stdout);
     fflush(stdout);

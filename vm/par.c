@@ -28,6 +28,9 @@ typedef struct par_worker {
     size_t len, cap;
     int oom;
     int borrowed;              /* L.ctas is the launch's own slot (the first worker's) */
+    int oom_slot;              /* no memory for its slot: it runs no block */
+    double begin, end, busy;   /* vm_now() at its first block and when it found none left; time in blocks */
+    uint32_t blocks;           /* blocks it ran */
 } par_worker;
 
 struct vm_par {
@@ -49,6 +52,7 @@ struct vm_par {
     char conflict_msg[160];
     par_out *outs;
     size_t nouts, capouts;
+    double start;              /* vm_now() when the launch began (for vm_par_times) */
 };
 
 /* ---- eligibility ---------------------------------------------------------------------- */
@@ -82,7 +86,7 @@ int vm_par_eligible(const vm_launch *L, const char **why)
 /* ---- shadow memory -------------------------------------------------------------------- */
 
 /* A zeroed array of n bytes (huge pages where they are taken, mapped on
- * demand; shadow_populate maps them at once). */
+ * demand; shadow_populate maps a worker's share of them at once). */
 static void *zalloc(size_t n)
 {
     if (n < PAR_MMAP_MIN) return calloc(1, n ? n : 1);
@@ -94,26 +98,37 @@ static void *zalloc(size_t n)
     return p;
 }
 
-/* Maps the pages of the shadow arrays marked for it.  The shadow is read
- * before it is written, so a page that is only mapped on demand is first the
- * shared zero page and then, on the first write, a fresh page whose mapping
- * change interrupts the other workers' cores (a TLB flush).  Populated after
- * the huge-page advice, so in huge pages (MAP_POPULATE maps small ones
- * first); a kernel without MADV_POPULATE_WRITE (before 5.14) leaves them to
- * their first write.  The launching thread does it while the helpers start
- * (a worker touching a page first just maps it itself). */
-static void shadow_populate(vm_par *P)
+/* Maps worker k's share (of n) of the pages of the shadow arrays marked for
+ * it.  The shadow is read before it is written, so a page that is only mapped
+ * on demand is first the shared zero page and then, on the first write, a
+ * fresh page whose mapping change interrupts the other workers' cores (a TLB
+ * flush).  Populated after the huge-page advice, so in huge pages
+ * (MAP_POPULATE maps small ones first); a kernel without MADV_POPULATE_WRITE
+ * (before 5.14) leaves them to their first write.  Each worker maps its share
+ * before its first block (the launching thread mapping them all took 0.6-8 ms
+ * for softmax's 4 MB, which the launch waited for); shares are whole huge
+ * pages, the first worker's the rest (a small array is all its), and a share
+ * whose worker never starts is mapped by whoever touches it first. */
+static void populate_share(void *p, size_t bytes, int k, int n)
 {
 #ifdef MADV_POPULATE_WRITE
-    for (int i = 0; i < P->nallocs; i++) {
-        par_alloc *a = &P->allocs[i];
-        if (!a->populate) continue;
-        if (a->word_bytes >= PAR_MMAP_MIN) madvise(a->word, a->word_bytes, MADV_POPULATE_WRITE);
-        if (a->chunk_bytes >= PAR_MMAP_MIN) madvise(a->chunk, a->chunk_bytes, MADV_POPULATE_WRITE);
-    }
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < PAR_MMAP_MIN) return;            /* calloc'ed: no mapping of its own */
+    size_t per = (bytes / (size_t)n + huge - 1) & ~(huge - 1);
+    size_t lo = per * (size_t)k, hi = k == n - 1 || per * (size_t)(k + 1) > bytes ? bytes : per * (size_t)(k + 1);
+    if (lo < hi) madvise((uint8_t *)p + lo, hi - lo, MADV_POPULATE_WRITE);
 #else
-    (void)P;
+    (void)p, (void)bytes, (void)k, (void)n;
 #endif
+}
+static void shadow_populate(vm_par *P, int k, int n)
+{
+    for (int i = 0; i < P->nallocs; i++) {
+        const par_alloc *a = &P->allocs[i];
+        if (!a->populate) continue;
+        populate_share(a->word, a->word_bytes, k, n);
+        populate_share(a->chunk, a->chunk_bytes, k, n);
+    }
 }
 
 static void zfree(void *p, size_t n)
@@ -530,15 +545,19 @@ static int keep_output(vm_par *P, uint64_t pos, par_worker *wk)
     return bad ? -1 : 0;
 }
 
-/* The worker's CTA slot, allocated on its own thread (helpers' slots in
- * parallel with the first worker's blocks); -1 when out of memory. */
+/* A helper's CTA slot, without its constant slots (worker_main sets them); -1 when out
+ * of memory.  The launching thread allocates every helper's before it starts them
+ * (vm_par_run): a mapping is a system call that waits for every other thread's page
+ * faults and mappings in progress, and helpers allocating their slots at once, beside
+ * the first worker's faults, queued on the memory-map lock (1-8 ms before the last of
+ * 16 began a block; the first pages of each register file, where the constants go, took
+ * the launching thread another 0.5 ms for 15 slots). */
 static int worker_slot(par_worker *wk)
 {
     vm_launch *W = &wk->L;
-    if (W->ctas) return 0;
     W->ctas = calloc(1, sizeof *W->ctas);
     W->cur_cta = W->ctas;
-    return !W->ctas || vm_cta_alloc(W, W->ctas) ? -1 : 0;
+    return !W->ctas || vm_cta_alloc_buffers(W, W->ctas) ? -1 : 0;
 }
 
 static void *worker_main(void *arg)
@@ -547,8 +566,10 @@ static void *worker_main(void *arg)
     vm_par *P = wk->P;
     vm_launch *W = &wk->L;
     uint64_t pos = 0, end = 0;       /* the run of launch positions taken, [pos, end) */
-    /* a helper out of memory for its slot takes no block: the others run them all */
-    if (worker_slot(wk)) return NULL;
+    if (wk->oom_slot) return NULL;       /* a helper with no slot takes no block: the others run them all */
+    if (!wk->borrowed) vm_cta_set_consts(W, W->ctas);
+    shadow_populate(P, (int)(wk - P->workers), P->nworkers);
+    wk->begin = vm_now();
     while (!__atomic_load_n(&P->stop, __ATOMIC_ACQUIRE)) {
         if (pos == end) {
             /* a run of consecutive blocks, a 1/(workers * PAR_GUIDED) share of
@@ -564,7 +585,10 @@ static void *worker_main(void *arg)
             end = pos + run < W->nctas ? pos + run : W->nctas;
         }
         wk->len = 0;
+        double t = vm_now();
         vm_status st = vm_run_block(W, &W->ctas[0], pos);
+        wk->busy += vm_now() - t;
+        wk->blocks++;
         if (!st && wk->oom) st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
         if (!st && wk->len && keep_output(P, pos, wk))
             st = vm_fail(W, W->cur_cta, NULL, -1, 0, VM_ERROR, "out of host memory for printf output");
@@ -574,6 +598,7 @@ static void *worker_main(void *arg)
         }
         pos++;
     }
+    wk->end = vm_now();
     return NULL;
 }
 
@@ -676,8 +701,8 @@ static int tp_submit(par_worker *wk)
     pthread_mutex_lock(&wk->P->lock);
     wk->P->running++;
     pthread_mutex_unlock(&wk->P->lock);
-    pthread_cond_signal(&tp_queued);
     pthread_mutex_unlock(&tp_lock);
+    pthread_cond_signal(&tp_queued);   /* after the unlock: the helper woken need not wait for the lock */
     return 0;
 }
 
@@ -718,8 +743,8 @@ static int worker_init(vm_par *P, par_worker *wk, const vm_launch *L)
     W->cfg.output = capture;
     W->cfg.output_ctx = wk;
     /* the first worker runs on the launching thread in the launch's own slot
-     * (unused while the workers run: one resident CTA); the others allocate
-     * theirs when they start (worker_slot) */
+     * (unused while the workers run: one resident CTA); the others get
+     * theirs from vm_par_run before they start (worker_slot) */
     wk->borrowed = wk == P->workers;
     W->ctas = wk->borrowed ? L->ctas : NULL;
     W->cur_cta = W->ctas;
@@ -751,6 +776,27 @@ int vm_par_limits(vm_launch *W)
         return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "time limit of %g s reached", L->cfg.timeout);
     if (L->stop_requested) return vm_fail(W, W->cur_cta, NULL, -1, 0, VM_LIMIT, "stopped");
     return VM_OK;
+}
+
+/* The workers' times (vm_par_times), from the launch's start; workers that ran no block
+ * (a helper out of memory) are left out. */
+static void par_times(const vm_par *P, double setup, vm_par_times *t)
+{
+    memset(t, 0, sizeof *t);
+    t->setup = setup;
+    t->blocks_min = UINT32_MAX;
+    for (int i = 0; i < P->nworkers; i++) {
+        const par_worker *wk = &P->workers[i];
+        if (!wk->begin) continue;
+        double b = wk->begin - P->start, e = wk->end - P->start;
+        t->last_start = b > t->last_start ? b : t->last_start;
+        t->first_end = !t->first_end || e < t->first_end ? e : t->first_end;
+        t->end = e > t->end ? e : t->end;
+        t->busy += wk->busy;
+        t->blocks_min = wk->blocks < t->blocks_min ? wk->blocks : t->blocks_min;
+        t->blocks_max = wk->blocks > t->blocks_max ? wk->blocks : t->blocks_max;
+    }
+    if (t->blocks_min == UINT32_MAX) t->blocks_min = 0;
 }
 
 static int cmp_out(const void *a, const void *b)
@@ -788,6 +834,7 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
     pthread_mutex_init(&P->lock, NULL);
     pthread_cond_init(&P->idle, NULL);
     P->L = L;
+    P->start = vm_now();
     uint64_t nw = (uint64_t)L->cfg.jobs < L->nctas ? (uint64_t)L->cfg.jobs : L->nctas;
     if (nw > PAR_MAX_WORKERS) nw = PAR_MAX_WORKERS;
     P->workers = aligned_alloc(VM_CACHE_LINE, nw * sizeof *P->workers);
@@ -798,11 +845,12 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
         bad = worker_init(P, &P->workers[i], L);
     }
     if (bad) { snprintf(note, len, "out of host memory for the workers"); par_free(P); return 0; }
+    for (int i = 1; i < P->nworkers; i++) P->workers[i].oom_slot = worker_slot(&P->workers[i]) != 0;
     /* started: the workers the launch is split into (a helper may come too late
      * to find a block left: the count does not depend on timing) */
     int started = 1;
     for (int i = 1; i < P->nworkers && !tp_submit(&P->workers[i]); i++) started++;
-    shadow_populate(P);
+    double setup = vm_now() - P->start;
     worker_main(&P->workers[0]);
     tp_finish(P);
     uint64_t insns = 0, lane = 0;
@@ -823,6 +871,7 @@ int vm_par_run(vm_launch *L, int *st_out, char *note, size_t len)
         L->finished = !P->status;
         if (P->status) L->fault = P->fault;
         flush_outputs(P, L);
+        par_times(P, setup, &L->fault.par);
         *st_out = P->status;
     }
     par_free(P);

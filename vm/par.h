@@ -88,7 +88,7 @@ typedef struct par_alloc {
     uint8_t *chunk;            /* per PAR_CHUNK bytes: PAR_CH_* */
     uint8_t *undo;             /* saved chunks, as they were when the launch started */
     size_t word_bytes, chunk_bytes;
-    int populate;              /* its shadow arrays are mapped when the launch starts (up to PAR_POPULATE_MAX in all) */
+    int populate;              /* its shadow arrays are mapped before the first blocks, a share by each worker (up to PAR_POPULATE_MAX in all) */
     int ro;                    /* no store of the kernel reaches it (bc_flow_store_roots): reads are
                                   not tracked (no shadow), a write stops the launch like a conflict */
 } par_alloc;

@@ -9,6 +9,7 @@
  * schedules, the debugger).
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <time.h>
 #if defined(__x86_64__)
@@ -79,19 +80,37 @@ int vm_place_module(const bc_module *m, mem_space *mem, uint64_t **var_addr, cha
  * shared memory and the registers a thread may read before writing them
  * (zero_ranges), and vm_cta_alloc sets the constant slots. */
 enum { POOL_REGS, POOL_LOCAL, POOL_SHARED };
+enum { SLOT_MMAP_MIN = 64 << 10 };     /* larger buffers are mappings of their own */
 
-static void release_buffer(void *p, size_t n) { (void)n; free(p); }
+/* A zeroed buffer of n bytes: a mapping of its own when large (its pages are mapped as
+ * they are first touched, by the thread that runs the block). */
+static void *new_buffer(size_t n)
+{
+    if (n < SLOT_MMAP_MIN) return calloc(1, n ? n : 1);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+static void release_buffer(void *p, size_t n)
+{
+    if (n < SLOT_MMAP_MIN) free(p);
+    else munmap(p, n);
+}
 static vm_pool slot_pool = VM_POOL_INIT((size_t)512 << 20, release_buffer);
 
 /* A buffer of n bytes of the kind: a pooled one, else a zeroed new one. */
 static void *pool_take(size_t n, int kind)
 {
     void *p = vm_pool_take(&slot_pool, n, kind);
-    return p ? p : calloc(1, n ? n : 1);
+    return p ? p : new_buffer(n);
 }
 
 /* Keeps buffer p (as pool_take would return it) for a later launch, or frees it. */
 static void pool_give(void *p, size_t n, int kind) { vm_pool_give(&slot_pool, p, n, kind); }
+
+/* Every warp's register file is one buffer, and every warp's local memory another:
+ * two mappings per slot, not two per warp (each mapping is a system call that takes
+ * the memory-map lock, and a parallel launch's workers allocate their slots at once). */
+static size_t local_bytes(const vm_cta *c) { return (size_t)c->local_stride * BC_WARP; }
 
 void vm_cta_free(vm_cta *c)
 {
@@ -99,16 +118,18 @@ void vm_cta_free(vm_cta *c)
         vm_warp *w = &c->warps[i];
         if (w->local && w->local_hw)
             for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * c->local_stride, 0, w->local_hw);
-        pool_give(w->R, c->regs_bytes, POOL_REGS);
-        pool_give(w->local, (size_t)c->local_stride * BC_WARP, POOL_LOCAL);
         for (int l = 0; l < BC_WARP; l++) free(w->stack[l].v);
+    }
+    if (c->warps) {
+        pool_give(c->warps[0].R, c->regs_bytes * (size_t)c->nwarps, POOL_REGS);
+        pool_give(c->warps[0].local, local_bytes(c) * (size_t)c->nwarps, POOL_LOCAL);
     }
     free(c->warps);
     pool_give(c->shared, c->shared_bytes, POOL_SHARED);
     memset(c, 0, sizeof *c);
 }
 
-int vm_cta_alloc(vm_launch *L, vm_cta *c)
+int vm_cta_alloc_buffers(const vm_launch *L, vm_cta *c)
 {
     memset(c, 0, sizeof *c);
     c->nwarps = L->nwarps;
@@ -120,14 +141,31 @@ int vm_cta_alloc(vm_launch *L, vm_cta *c)
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
     c->shared = pool_take(c->shared_bytes, POOL_SHARED);
     if (!c->warps || !c->shared) return -1;
-    for (int i = 0; i < c->nwarps; i++) {
-        vm_warp *w = &c->warps[i];
-        w->R = pool_take(c->regs_bytes, POOL_REGS);
-        w->local = pool_take((size_t)c->local_stride * BC_WARP, POOL_LOCAL);
-        if (!w->R || !w->local) return -1;
-        for (uint32_t s = 0; s < L->m->nconsts; s++)
-            for (int l = 0; l < BC_WARP; l++) w->R[s * BC_WARP + l] = L->consts[s];
+    uint64_t *regs = pool_take(c->regs_bytes * (size_t)c->nwarps, POOL_REGS);
+    uint8_t *local = pool_take(local_bytes(c) * (size_t)c->nwarps, POOL_LOCAL);
+    if (!regs || !local) {         /* (warp 0 holds neither: vm_cta_free gives back nothing more) */
+        pool_give(regs, c->regs_bytes * (size_t)c->nwarps, POOL_REGS);
+        pool_give(local, local_bytes(c) * (size_t)c->nwarps, POOL_LOCAL);
+        return -1;
     }
+    for (int i = 0; i < c->nwarps; i++) {
+        c->warps[i].R = regs + (size_t)i * L->m->nslots * BC_WARP;
+        c->warps[i].local = local + (size_t)i * local_bytes(c);
+    }
+    return 0;
+}
+
+void vm_cta_set_consts(const vm_launch *L, vm_cta *c)
+{
+    for (int i = 0; i < c->nwarps; i++)
+        for (uint32_t s = 0; s < L->m->nconsts; s++)
+            for (int l = 0; l < BC_WARP; l++) c->warps[i].R[s * BC_WARP + l] = L->consts[s];
+}
+
+int vm_cta_alloc(vm_launch *L, vm_cta *c)
+{
+    if (vm_cta_alloc_buffers(L, c)) return -1;
+    vm_cta_set_consts(L, c);
     return 0;
 }
 

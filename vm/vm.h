@@ -31,6 +31,16 @@ typedef enum vm_status {
 
 const char *vm_status_name(vm_status s);
 
+/* How a launch's host threads spent it (vm/par.c; all zero when it ran on one thread):
+ * the times in seconds from the launch's start. */
+typedef struct vm_par_times {
+    double setup;              /* shadow memory and workers set up, before the first block */
+    double last_start;         /* the last worker's first block began */
+    double first_end, end;     /* the first worker found no block left; the last one did */
+    double busy;               /* the workers' time inside blocks, summed */
+    uint32_t blocks_min, blocks_max;   /* blocks one worker ran */
+} vm_par_times;
+
 /* Where and why a launch stopped. */
 typedef struct vm_fault {
     vm_status status;
@@ -42,6 +52,7 @@ typedef struct vm_fault {
     int bad_launch;            /* the launch configuration was refused before it ran */
     int threads;               /* host threads the launch ran on (vm_config.jobs) */
     char threads_note[160];    /* why one, when more were asked for */
+    vm_par_times par;          /* threads > 1: where their time went */
 } vm_fault;
 
 /* Lane states. */
@@ -413,6 +424,11 @@ static inline void vm_fill_pcs(uint32_t *pcs, uint32_t v)
 
 double vm_now(void);           /* monotonic seconds */
 int vm_cta_alloc(vm_launch *L, vm_cta *c);
+/* vm_cta_alloc in two steps: the buffers (none of the registers' or local memory's pages
+ * touched), then the
+ * constant slots of every warp's registers (vm/par.c: by the thread that runs the slot). */
+int vm_cta_alloc_buffers(const vm_launch *L, vm_cta *c);
+void vm_cta_set_consts(const vm_launch *L, vm_cta *c);
 void vm_cta_free(vm_cta *c);
 /* Runs the block at launch position pos in slot c from start to end (one
  * CTA in flight; a parallel launch's workers). */

@@ -256,6 +256,10 @@ static CUresult launch(cu_func *f, const unsigned g[3], const unsigned b[3], uns
     cu_trace("launch #%llu %s: %s, %llu instructions in %.3f s on %d host thread%s%s%s", (unsigned long long)seq, kname,
              vm_status_name(st), (unsigned long long)insns, secs, fault.threads, fault.threads == 1 ? "" : "s",
              fault.threads_note[0] ? ": " : "", fault.threads_note);
+    if (fault.threads > 1 && fault.par.end > 0)
+        cu_trace("launch #%llu threads: in blocks %.0f%% of %d x %.2f ms, the last began at %.2f ms, the first found "
+                 "none left at %.2f ms", (unsigned long long)seq, 100.0 * fault.par.busy / (fault.threads * fault.par.end),
+                 fault.threads, fault.par.end * 1e3, fault.par.last_start * 1e3, fault.par.first_end * 1e3);
     if (st != VM_OK && fault.bad_launch) {
         cu_trace("launch refused: %s", fault.msg);
         r = coop && strstr(fault.msg, "resident") ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE : CUDA_ERROR_INVALID_VALUE;

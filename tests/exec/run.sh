@@ -113,6 +113,8 @@ if out=$(bash tests/exec/build.sh "$bin" 2>&1); then
     run trace2 --trace --jobs 2 ./basic.static
     grep -q "_Z4fillPiii: ok, .* on 2 host threads$" "$tmp/trace2.err" && cmp -s "$tmp/trace2.out" "$exp/basic.out" \
         && ok "--jobs 2: a launch of several blocks runs on 2 host threads (--trace says so)" || bad "--jobs 2" "$(grep -m2 'host thread' "$tmp/trace2.err")"
+    grep -qE "launch #1 threads: in blocks [0-9]+% of 2 x [0-9.]+ ms, the last began at [0-9.]+ ms, the first found none left at [0-9.]+ ms$" "$tmp/trace2.err" \
+        && ok "--trace says where a launch's 2 host threads spent it" || bad "--trace threads line" "$(grep -m2 'threads:' "$tmp/trace2.err")"
     # varies.cu (small, large, small, large, large, large): its second launch is guessed small
     # from its first (one thread), wrongly; its fourth, no longer guessed, runs on both; the
     # fifth is timed on both, the sixth on one (which then wins depends on the timings)

@@ -47,5 +47,15 @@ threads "resident blocks use one" "1 host thread: resident" -- $P run tests/par/
 threads "a write to a buffer taken for read-only runs again on one" "1 host thread: block .* writes byte [0-9]* of 'in', a buffer that no pointer" -- $P run tests/par/cases/hidden_write/case.txt --jobs 2
 threads "a fault runs again on one" "1 host thread: fault in a block" -- $P run tests/par/cases/late_fault/case.txt --jobs 2
 threads "one block uses one" "1 host thread: one block" -- $P run tests/cases/int_edge/case.txt --jobs 2
+# --time's "threads:" line: where the threads' time went; with two threads, the blocks
+# each ran (min-max) add up to the grid's 512
+line=$($P run tests/par/cases/independent/case.txt --jobs 2 --time 2>&1 >/dev/null | grep 'threads:')
+blocks=$(echo "$line" | sed -n -E 's/.*; ([0-9]+)-([0-9]+) blocks each$/\1 \2/p')
+if echo "$line" | grep -qE '^ptxemu: threads: set up in [0-9.]+ ms, the last began its first block at [0-9.]+ ms; in blocks [0-9]+% of 2 x [0-9.]+ ms; the first found none left at [0-9.]+ ms; [0-9]+-[0-9]+ blocks each$' &&
+   [ -n "$blocks" ] && [ $(( ${blocks% *} + ${blocks#* } )) = 512 ]; then echo "PASS --time says where two threads' time went"; pass=$((pass + 1))
+else echo "FAIL --time's threads line: '$line'"; fail=$((fail + 1)); fi
+line=$($P run tests/par/cases/independent/case.txt --jobs 1 --time 2>&1 >/dev/null | grep -c 'threads:')
+if [ "$line" = 0 ]; then echo "PASS --time on one thread has no threads line"; pass=$((pass + 1))
+else echo "FAIL --time on one thread printed a threads line"; fail=$((fail + 1)); fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
