@@ -4,7 +4,7 @@
 #   digests    every case of tests/par/cases (blocks that share memory in every
 #              way: races, tickets, float atomics, flags, printf, faults),
 #              tests/cases, kernels, tests/vm/cases and the conformance suite run
-#              with --jobs 1, 2 and 4; status, instruction count, every buffer,
+#              with --jobs 1, 2, 4 and 8; status, instruction count, every buffer,
 #              stdout and the failure message must be equal, case by case
 #   threads    launches that may use several threads do; those that may not
 #              (hooks, resident blocks) say why they ran on one
@@ -17,12 +17,12 @@ CASES="tests/par/cases tests/cases kernels tests/vm/cases"
 [ -d ../shared/conformance/cases ] && CASES="$CASES ../shared/conformance/cases"
 
 # digests: one line per case, "PASS|FAIL|RAN name ... [code status insns buffers stdout message]"
-for j in 1 2 4; do
+for j in 1 2 4 8; do
     $P test --digest --jobs "$j" $CASES 2>&1 | grep -E '^(PASS|FAIL|RAN) ' | sed -E 's/^(PASS|FAIL|RAN) +([^: ]+).*(\[[^]]*\])$/\2 \1 \3/' >"$TMP/j$j"
 done
 n1=$(wc -l <"$TMP/j1")
 if [ "$n1" -lt 100 ]; then echo "FAIL digests: only $n1 cases ran with --jobs 1"; fail=$((fail + 1)); fi
-for j in 2 4; do
+for j in 2 4 8; do
     # the order of cases is stable: line k of both files is the same case
     paste -d'|' "$TMP/j1" "$TMP/j$j" >"$TMP/both"
     while IFS='|' read -r one other; do
@@ -30,7 +30,7 @@ for j in 2 4; do
         else echo "FAIL --jobs $j: ${other:-nothing}, --jobs 1: $one"; fail=$((fail + 1)); fi
     done <"$TMP/both"
 done
-echo "digests: $n1 cases, each equal with --jobs 2 and --jobs 4 unless listed above"
+echo "digests: $n1 cases, each equal with --jobs 2, 4 and 8 unless listed above"
 
 # threads NAME WANT PATTERN -- COMMAND: the "ran on" line of --time matches
 threads() {
