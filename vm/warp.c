@@ -50,8 +50,50 @@ static inline __attribute__((always_inline)) uint32_t shfl_source(int l, uint32_
 
 /* shfl of a whole warp whose lane operand b and clamp c are the same in every lane:
  * shfl_source per lane with the mode fixed for the loop (so the compiler drops the switch). */
+/* shfl_uniform over the whole warp (no segments) with the clamp nvcc's reductions and scans
+ * give (31 for down, bfly and idx, 0 for up): sources whole rows apart, copied as rows (a
+ * loop the compiler vectorises), not looked up lane by lane.  0 for any other clamp. */
+typedef uint64_t shfl_v4 __attribute__((vector_size(32)));   /* 4 slots (GCC vectors: AVX2 where built for it) */
+static inline __attribute__((always_inline)) int shfl_whole(const uint64_t *ra, uint32_t b, uint32_t c, int mode, uint64_t *d, uint64_t *e)
+{
+    const uint64_t lo = 0xffffffffu;
+    const int off = (int)(b & 31);
+    if ((c >> 8 & 31) || (c & 31) != (mode == BC_SHFL_UP ? 0u : 31u)) return 0;
+    int l = 0;
+    switch (mode) {
+    case BC_SHFL_DOWN:             /* lanes above 31 - off keep their own value, ok 0 */
+        for (; l < BC_WARP - off; l++) { d[l] = ra[l + off] & lo; e[l] = 1; }
+        for (; l < BC_WARP; l++) { d[l] = ra[l] & lo; e[l] = 0; }
+        break;
+    case BC_SHFL_UP:               /* lanes below off keep their own value, ok 0 */
+        for (; l < off; l++) { d[l] = ra[l] & lo; e[l] = 0; }
+        for (; l < BC_WARP; l++) { d[l] = ra[l - off] & lo; e[l] = 1; }
+        break;
+    case BC_SHFL_BFLY: {           /* groups of 4 lanes swap whole, then lanes within them: a constant permute */
+        const shfl_v4 m = { lo, lo, lo, lo }, one = { 1, 1, 1, 1 };
+#define SHFL_BFLY4(x) for (int k = 0; k < BC_WARP; k += 4) { \
+            shfl_v4 v; memcpy(&v, ra + (k ^ (off & ~3)), sizeof v); \
+            v = __builtin_shufflevector(v, v, 0 ^ (x), 1 ^ (x), 2 ^ (x), 3 ^ (x)) & m; \
+            memcpy(d + k, &v, sizeof v); memcpy(e + k, &one, sizeof one); }
+        switch (off & 3) {
+        case 0: SHFL_BFLY4(0) break;
+        case 1: SHFL_BFLY4(1) break;
+        case 2: SHFL_BFLY4(2) break;
+        default: SHFL_BFLY4(3) break;
+        }
+#undef SHFL_BFLY4
+        break;
+    }
+    default:                       /* idx: one lane's value everywhere */
+        for (; l < BC_WARP; l++) { d[l] = ra[off] & lo; e[l] = 1; }
+        break;
+    }
+    return 1;
+}
+
 static inline __attribute__((always_inline)) void shfl_uniform(const uint64_t *ra, uint32_t b, uint32_t c, int mode, uint64_t *d, uint64_t *e)
 {
+    if (shfl_whole(ra, b, c, mode, d, e)) return;
 #define SHFL_ROW(M) for (int l = 0; l < BC_WARP; l++) { \
         int ok; uint32_t j = shfl_source(l, b, c, M, &ok); d[l] = (uint32_t)ra[j]; e[l] = (uint64_t)ok; }
     switch (mode) {
@@ -237,10 +279,12 @@ SHFL_CLONES static int shfl_warp(uint64_t *R, const bc_insn *I, int consts)
     if (consts) diff = (uint32_t)rx[0] ^ 0xffffffffu;   /* immediates: one value in every lane */
     else for (int l = 0; l < BC_WARP; l++) diff |= ((uint32_t)rx[l] ^ 0xffffffffu) | (rb[l] ^ b0) | (rc[l] ^ c0);
     if (diff) return 0;
-    uint64_t d[BC_WARP], e[BC_WARP];
+    /* the results straight into their rows, but d's when it is a's (rows of different
+     * registers do not overlap; a predicate e is never the b32 a; b and c were read above) */
+    uint64_t t[BC_WARP], sink[BC_WARP];
+    uint64_t *d = I->d == I->a ? t : R + I->d, *e = (I->flags & BC_IF_HAS_E) ? R + I->e : sink;
     shfl_uniform(R + I->a, (uint32_t)b0, (uint32_t)c0, I->m1, d, e);
-    memcpy(R + I->d, d, sizeof d);
-    if (I->flags & BC_IF_HAS_E) memcpy(R + I->e, e, sizeof e);
+    if (d == t) memcpy(R + I->d, t, sizeof t);
     return 1;
 }
 
