@@ -1403,6 +1403,22 @@ static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uin
             for (int l = g; l < g + 8; l++) d[l] = load_n((const uint8_t *)(base + ra[l]), sz) & dm;
     }
 }
+/* Whether lanes 0 and 7 of ra[] are 28 bytes apart: the test that keeps row_side_by_side4 off
+ * the loads and stores of one address or scattered ones (warp_divergent's took 1.6% more host
+ * instructions without it). */
+static inline int side_by_side_first(const uint64_t *ra) { return ra[7] - ra[0] == 28; }
+/* load_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
+ * already checked: one 32-byte load per group.  d may be ra (each group reads its address
+ * before it writes). */
+static inline void load_side_row32(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t dm)
+{
+    const __m256i m = _mm256_set1_epi32((int)dm);
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(base + ra[g])), m);
+        _mm256_storeu_si256((__m256i *)(d + g), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+        _mm256_storeu_si256((__m256i *)(d + g + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+    }
+}
 /* A whole warp's 32-bit shared-memory load: 1 and d[] written when every
  * lane's offset ra[l] + imm is at most lim and aligned (checked in two
  * chains, not one; then load_row); else 0 and nothing written (the general
@@ -1829,6 +1845,15 @@ static inline void store_vec32_row(const uint64_t *const *s, int nv, const uint6
 #undef GET2
 }
 
+/* store_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
+ * already checked: one 32-byte store per group, in ascending order (where groups meet, the
+ * later one's lanes stay, as lane by lane). */
+static inline void store_side_row32(const uint64_t *ra, const uint64_t *v, uintptr_t base)
+{
+    for (int g = 0; g < BC_WARP; g += 8)
+        _mm256_storeu_si256((__m256i *)(base + ra[g]), row8_pack2(_mm256_loadu_si256((const __m256i *)(v + g)),
+                                                                 _mm256_loadu_si256((const __m256i *)(v + g + 4))));
+}
 static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t base, uint32_t sz)
 {
     for (int g = 0; g < BC_WARP; g += 8) {
@@ -3745,7 +3770,7 @@ next_group:
             const uint32_t *dl = nv > 1 ? &M->extra[I->x] : &I->d;
             uint64_t dm = I->m3 >= 8 ? ~0ull : (1ull << (8 * I->m3)) - 1;
             int sb = (int)(8 * sz);
-            uintptr_t hb;
+            uintptr_t hb = 0;
             uint64_t ls, imm = (uint64_t)I->imm;
 #if defined(__AVX2__)
             if (m == FULL && space == BC_SP_SHARED && sz == 4 && nv == 1 && !I->m2 && !hacc && L->shared_size >= 4 &&
@@ -3764,6 +3789,14 @@ next_group:
                                     VM_ACC_READ | ((I->flags & BC_IF_VOLATILE) ? VM_ACC_VOLATILE : 0));
                     vmnext
                 }
+            }
+            /* a whole warp's 32-bit loads from 4 groups of 8 lanes side by side (a[i] indexed by the
+             * thread: most global loads; shared ones took shared_load_row above): each group's ends
+             * range-checked, one load per group */
+            if (m == FULL && sz == 4 && nv == 1 && !I->m2 && !hacc && side_by_side_first(R + I->a) && row_side_by_side4(R + I->a, NULL) &&
+                group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 0, &hb, &ls, 1) && !ls) {
+                load_side_row32(R + I->d, R + I->a, hb + imm, (uint32_t)dm);
+                vmnext
             }
 #endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
@@ -3854,8 +3887,16 @@ next_group:
             int space = sp[I->op - OP_ST_GLOBAL];
             uint32_t sz = I->m1, nv = I->n, tot = sz * nv;
             const uint32_t *sl = nv > 1 ? &M->extra[I->x] : &I->b;
-            uintptr_t hb;
+            uintptr_t hb = 0;
             uint64_t ls, imm = (uint64_t)I->imm;
+#if defined(__AVX2__)
+            /* a whole warp's 32-bit stores to 4 groups of 8 lanes side by side: as the loads */
+            if (m == FULL && sz == 4 && nv == 1 && !hacc && side_by_side_first(R + I->a) && row_side_by_side4(R + I->a, NULL) &&
+                group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 1, &hb, &ls, 1) && !ls) {
+                store_side_row32(R + I->a, R + I->b, hb + imm);
+                vmnext
+            }
+#endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {
                 if (nv == 1 && !ls) {           /* lanes store in ascending order, as below */
                     switch (sz) {
