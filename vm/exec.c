@@ -1403,11 +1403,38 @@ static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uin
             for (int l = g; l < g + 8; l++) d[l] = load_n((const uint8_t *)(base + ra[l]), sz) & dm;
     }
 }
-/* Whether lanes 0 and 7 of ra[] are 28 bytes apart: the test that keeps row_side_by_side4 off
+/* Whether lanes 0 and 7 of ra[] are 7 * sz bytes apart: the test that keeps row_sides_sz off
  * the loads and stores of one address or scattered ones (warp_divergent's took 1.6% more host
  * instructions without it). */
-static inline int side_by_side_first(const uint64_t *ra) { return ra[7] - ra[0] == 28; }
-/* load_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
+static inline int side_by_side_first(const uint64_t *ra, uint32_t sz) { return ra[7] - ra[0] == 7ull * sz; }
+/* Whether each 8-lane group of ra[] lies side by side, lanes sz bytes apart (row_side_by_side4
+ * for any sz; a constant where it is inlined). */
+static inline __attribute__((always_inline)) int row_sides_sz(const uint64_t *r, uint32_t sz)
+{
+    const long long z = sz;
+    const __m256i st0 = _mm256_setr_epi64x(0, z, 2 * z, 3 * z), st1 = _mm256_setr_epi64x(4 * z, 5 * z, 6 * z, 7 * z);
+    __m256i side = _mm256_setzero_si256();
+    for (int g = 0; g < BC_WARP; g += 8) {
+        __m256i first = _mm256_set1_epi64x((long long)r[g]);
+        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g)), first),
+                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g + 4)), first);
+        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
+    }
+    return _mm256_testz_si256(side, side);
+}
+/* load_side_row32 of 8-byte values: two 32-byte loads per group. */
+static inline void load_side_row64(uint64_t *d, const uint64_t *ra, uintptr_t base, uint64_t dm)
+{
+    const __m256i m = _mm256_set1_epi64x((long long)dm);
+    for (int g = 0; g < BC_WARP; g += 8) {
+        const uint8_t *p = (const uint8_t *)(base + ra[g]);
+        __m256i v0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p), m);
+        __m256i v1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(p + 32)), m);
+        _mm256_storeu_si256((__m256i *)(d + g), v0);
+        _mm256_storeu_si256((__m256i *)(d + g + 4), v1);
+    }
+}
+/* load_row of 4-byte values whose 8-lane groups each lie side by side (row_sides_sz),
  * already checked: one 32-byte load per group.  d may be ra (each group reads its address
  * before it writes). */
 static inline void load_side_row32(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t dm)
@@ -1845,7 +1872,7 @@ static inline void store_vec32_row(const uint64_t *const *s, int nv, const uint6
 #undef GET2
 }
 
-/* store_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
+/* store_row of 4-byte values whose 8-lane groups each lie side by side (row_sides_sz),
  * already checked: one 32-byte store per group, in ascending order (where groups meet, the
  * later one's lanes stay, as lane by lane). */
 static inline void store_side_row32(const uint64_t *ra, const uint64_t *v, uintptr_t base)
@@ -1853,6 +1880,15 @@ static inline void store_side_row32(const uint64_t *ra, const uint64_t *v, uintp
     for (int g = 0; g < BC_WARP; g += 8)
         _mm256_storeu_si256((__m256i *)(base + ra[g]), row8_pack2(_mm256_loadu_si256((const __m256i *)(v + g)),
                                                                  _mm256_loadu_si256((const __m256i *)(v + g + 4))));
+}
+/* store_side_row32 of 8-byte values: two 32-byte stores per group. */
+static inline void store_side_row64(const uint64_t *ra, const uint64_t *v, uintptr_t base)
+{
+    for (int g = 0; g < BC_WARP; g += 8) {
+        uint8_t *p = (uint8_t *)(base + ra[g]);
+        _mm256_storeu_si256((__m256i *)p, _mm256_loadu_si256((const __m256i *)(v + g)));
+        _mm256_storeu_si256((__m256i *)(p + 32), _mm256_loadu_si256((const __m256i *)(v + g + 4)));
+    }
 }
 static inline void store_row(const uint64_t *ra, const uint64_t *v, uintptr_t base, uint32_t sz)
 {
@@ -3790,13 +3826,20 @@ next_group:
                     vmnext
                 }
             }
-            /* a whole warp's 32-bit loads from 4 groups of 8 lanes side by side (a[i] indexed by the
-             * thread: most global loads; shared ones took shared_load_row above): each group's ends
-             * range-checked, one load per group */
-            if (m == FULL && sz == 4 && nv == 1 && !I->m2 && !hacc && side_by_side_first(R + I->a) && row_side_by_side4(R + I->a, NULL) &&
-                group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 0, &hb, &ls, 1) && !ls) {
-                load_side_row32(R + I->d, R + I->a, hb + imm, (uint32_t)dm);
-                vmnext
+            /* a whole warp's 32- or 64-bit loads from 4 groups of 8 lanes side by side (a[i] indexed
+             * by the thread: most global loads; shared ones took shared_load_row above): each group's
+             * ends range-checked, one or two loads per group */
+            if (m == FULL && nv == 1 && !I->m2 && !hacc) {
+                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_sides_sz(R + I->a, 4) &&
+                    group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 0, &hb, &ls, 1) && !ls) {
+                    load_side_row32(R + I->d, R + I->a, hb + imm, (uint32_t)dm);
+                    vmnext
+                }
+                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_sides_sz(R + I->a, 8) &&
+                    group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 8, 0, &hb, &ls, 1) && !ls) {
+                    load_side_row64(R + I->d, R + I->a, hb + imm, dm);
+                    vmnext
+                }
             }
 #endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 0, &hb, &ls)) {
@@ -3890,11 +3933,18 @@ next_group:
             uintptr_t hb = 0;
             uint64_t ls, imm = (uint64_t)I->imm;
 #if defined(__AVX2__)
-            /* a whole warp's 32-bit stores to 4 groups of 8 lanes side by side: as the loads */
-            if (m == FULL && sz == 4 && nv == 1 && !hacc && side_by_side_first(R + I->a) && row_side_by_side4(R + I->a, NULL) &&
-                group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 1, &hb, &ls, 1) && !ls) {
-                store_side_row32(R + I->a, R + I->b, hb + imm);
-                vmnext
+            /* a whole warp's 32- or 64-bit stores to 4 groups of 8 lanes side by side: as the loads */
+            if (m == FULL && nv == 1 && !hacc) {
+                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_sides_sz(R + I->a, 4) &&
+                    group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 1, &hb, &ls, 1) && !ls) {
+                    store_side_row32(R + I->a, R + I->b, hb + imm);
+                    vmnext
+                }
+                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_sides_sz(R + I->a, 8) &&
+                    group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 8, 1, &hb, &ls, 1) && !ls) {
+                    store_side_row64(R + I->a, R + I->b, hb + imm);
+                    vmnext
+                }
             }
 #endif
             if (!hacc && group_base(L, cta, w, R, m, I->a, imm, space, tot, 1, &hb, &ls)) {

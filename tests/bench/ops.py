@@ -24,7 +24,7 @@ HEADER = """.version 8.0
   .reg .f32 %f<10>;
   .reg .f64 %fd<10>;
   .reg .b32 %r<14>;
-  .reg .b64 %rd<10>;
+  .reg .b64 %rd<12>;
   .reg .b16 %h<4>;
   .shared .align 16 .b8 sh[4096];
   .local .align 4 .b8 loc[16];
@@ -56,6 +56,8 @@ HEADER = """.version 8.0
   add.s64 %rd6, %rd2, %rd3;
   mul.wide.u32 %rd8, %r1, 16;
   add.s64 %rd9, %rd2, %rd8;         // out + 16 tid: float4 side by side
+  mul.wide.u32 %rd10, %r1, 8;
+  add.s64 %rd10, %rd2, %rd10;       // out + 8 tid: 64-bit values side by side
   shl.b32 %r12, %r1, 4;
   add.s32 %r12, %r3, %r12;          // sh + 16 tid
   mov.u32 %r5, 0;
@@ -175,6 +177,8 @@ OPS = [
     ('st.shared.u32', 'st.shared.u32 [%r4], %r7;'),
     ('ld.global.u32', 'ld.global.u32 %r6, [%rd6];'),
     ('st.global.u32', 'st.global.u32 [%rd6], %r7;'),
+    ('ld.global.u64', 'ld.global.u64 %rd7, [%rd10];'),
+    ('st.global.u64', 'st.global.u64 [%rd10], %rd5;'),
     ('ld.global.v4.f32', 'ld.global.v4.f32 {%f4, %f7, %f8, %f9}, [%rd9];'),
     ('st.global.v4.f32', 'st.global.v4.f32 [%rd9], {%f2, %f3, %f5, %f6};'),
     ('ld.shared.v4.f32', 'ld.shared.v4.f32 {%f4, %f7, %f8, %f9}, [%r12];'),
