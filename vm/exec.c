@@ -1339,12 +1339,14 @@ static inline int row_same(const uint64_t *ra)
     __m256i diff = _mm256_or_si256(_mm256_xor_si256(x0, first), _mm256_xor_si256(x1, first));
     return _mm256_testz_si256(diff, diff);
 }
-/* 1 when every 8-lane group of the whole warp's r[] lies side by side, 4 bytes apart
- * (row_side_by_side of each group, their differences or'ed into one test); where same is
- * not NULL, *same = 1 when every group lies on its first address. */
-static inline __attribute__((always_inline)) int row_side_by_side4(const uint64_t *r, int *same)
+/* 1 when every 8-lane group of the whole warp's r[] lies side by side, sz bytes apart
+ * (row_side_by_side of each group, their differences or'ed into one test; sz a constant
+ * where it is inlined); where same is not NULL, *same = 1 when every group lies on its
+ * first address. */
+static inline __attribute__((always_inline)) int row_side_by_side4(const uint64_t *r, uint32_t sz, int *same)
 {
-    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
+    const long long z = sz;
+    const __m256i st0 = _mm256_setr_epi64x(0, z, 2 * z, 3 * z), st1 = _mm256_setr_epi64x(4 * z, 5 * z, 6 * z, 7 * z);
     __m256i side = _mm256_setzero_si256(), flat = _mm256_setzero_si256();
     for (int g = 0; g < BC_WARP; g += 8) {
         __m256i first = _mm256_set1_epi64x((long long)r[g]);
@@ -1403,25 +1405,10 @@ static inline void load_row(uint64_t *d, const uint64_t *ra, uintptr_t base, uin
             for (int l = g; l < g + 8; l++) d[l] = load_n((const uint8_t *)(base + ra[l]), sz) & dm;
     }
 }
-/* Whether lanes 0 and 7 of ra[] are 7 * sz bytes apart: the test that keeps row_sides_sz off
+/* Whether lanes 0 and 7 of ra[] are 7 * sz bytes apart: the test that keeps row_side_by_side4 off
  * the loads and stores of one address or scattered ones (warp_divergent's took 1.6% more host
  * instructions without it). */
 static inline int side_by_side_first(const uint64_t *ra, uint32_t sz) { return ra[7] - ra[0] == 7ull * sz; }
-/* Whether each 8-lane group of ra[] lies side by side, lanes sz bytes apart (row_side_by_side4
- * for any sz; a constant where it is inlined). */
-static inline __attribute__((always_inline)) int row_sides_sz(const uint64_t *r, uint32_t sz)
-{
-    const long long z = sz;
-    const __m256i st0 = _mm256_setr_epi64x(0, z, 2 * z, 3 * z), st1 = _mm256_setr_epi64x(4 * z, 5 * z, 6 * z, 7 * z);
-    __m256i side = _mm256_setzero_si256();
-    for (int g = 0; g < BC_WARP; g += 8) {
-        __m256i first = _mm256_set1_epi64x((long long)r[g]);
-        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g)), first),
-                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(r + g + 4)), first);
-        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
-    }
-    return _mm256_testz_si256(side, side);
-}
 /* load_side_row32 of 8-byte values: two 32-byte loads per group. */
 static inline void load_side_row64(uint64_t *d, const uint64_t *ra, uintptr_t base, uint64_t dm)
 {
@@ -1434,7 +1421,7 @@ static inline void load_side_row64(uint64_t *d, const uint64_t *ra, uintptr_t ba
         _mm256_storeu_si256((__m256i *)(d + g + 4), v1);
     }
 }
-/* load_row of 4-byte values whose 8-lane groups each lie side by side (row_sides_sz),
+/* load_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
  * already checked: one 32-byte load per group.  d may be ra (each group reads its address
  * before it writes). */
 static inline void load_side_row32(uint64_t *d, const uint64_t *ra, uintptr_t base, uint32_t dm)
@@ -1602,7 +1589,7 @@ static inline row8 row8_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uin
  * *any untouched) when the groups' shapes differ or one is a gather. */
 static inline int row4_shape(const uint64_t *r, uint64_t *mn, uint64_t *mx, uint64_t *any)
 {
-    int same, side = row_side_by_side4(r, &same);
+    int same, side = row_side_by_side4(r, 4, &same);
     int shape = same ? ROW8_SAME : side ? ROW8_SIDE : -1;
     if (shape < 0) return -1;
     uint64_t lo = r[0], hi = r[0], bits = r[0];
@@ -1872,7 +1859,7 @@ static inline void store_vec32_row(const uint64_t *const *s, int nv, const uint6
 #undef GET2
 }
 
-/* store_row of 4-byte values whose 8-lane groups each lie side by side (row_sides_sz),
+/* store_row of 4-byte values whose 8-lane groups each lie side by side (row_side_by_side4),
  * already checked: one 32-byte store per group, in ascending order (where groups meet, the
  * later one's lanes stay, as lane by lane). */
 static inline void store_side_row32(const uint64_t *ra, const uint64_t *v, uintptr_t base)
@@ -1933,7 +1920,7 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
                                                  const bc_insn *J, int dead)
 {
     const uint64_t *ra = R + I->a, *rs = R + J->a;
-    const int sa = row_side_by_side4(ra, NULL), ss = row_side_by_side4(rs, NULL);
+    const int sa = row_side_by_side4(ra, 4, NULL), ss = row_side_by_side4(rs, 4, NULL);
     if (!(sa & ss & dead)) return ldg_sts_rows(L, cta, w, R, I, J, dead, sa, ss);
     uintptr_t hg, hs;
     uint64_t lg, lsh;
@@ -3830,12 +3817,12 @@ next_group:
              * by the thread: most global loads; shared ones took shared_load_row above): each group's
              * ends range-checked, one or two loads per group */
             if (m == FULL && nv == 1 && !I->m2 && !hacc) {
-                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_sides_sz(R + I->a, 4) &&
+                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_side_by_side4(R + I->a, 4, NULL) &&
                     group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 0, &hb, &ls, 1) && !ls) {
                     load_side_row32(R + I->d, R + I->a, hb + imm, (uint32_t)dm);
                     vmnext
                 }
-                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_sides_sz(R + I->a, 8) &&
+                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_side_by_side4(R + I->a, 8, NULL) &&
                     group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 8, 0, &hb, &ls, 1) && !ls) {
                     load_side_row64(R + I->d, R + I->a, hb + imm, dm);
                     vmnext
@@ -3935,12 +3922,12 @@ next_group:
 #if defined(__AVX2__)
             /* a whole warp's 32- or 64-bit stores to 4 groups of 8 lanes side by side: as the loads */
             if (m == FULL && nv == 1 && !hacc) {
-                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_sides_sz(R + I->a, 4) &&
+                if (sz == 4 && side_by_side_first(R + I->a, 4) && row_side_by_side4(R + I->a, 4, NULL) &&
                     group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 4, 1, &hb, &ls, 1) && !ls) {
                     store_side_row32(R + I->a, R + I->b, hb + imm);
                     vmnext
                 }
-                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_sides_sz(R + I->a, 8) &&
+                if (sz == 8 && side_by_side_first(R + I->a, 8) && row_side_by_side4(R + I->a, 8, NULL) &&
                     group_base_shape(L, cta, w, R, FULL, I->a, imm, space, 8, 1, &hb, &ls, 1) && !ls) {
                     store_side_row64(R + I->a, R + I->b, hb + imm);
                     vmnext

@@ -51,8 +51,6 @@ static inline __attribute__((always_inline)) uint32_t shfl_source(int l, uint32_
     return *ok ? (uint32_t)j : (uint32_t)l;
 }
 
-/* shfl of a whole warp whose lane operand b and clamp c are the same in every lane:
- * shfl_source per lane with the mode fixed for the loop (so the compiler drops the switch). */
 /* shfl_uniform over the whole warp (no segments) with the clamp nvcc's reductions and scans
  * give (31 for down, bfly and idx, 0 for up): sources whole rows apart, copied as rows (a
  * loop the compiler vectorises), not looked up lane by lane.  0 for any other clamp. */
@@ -94,6 +92,8 @@ static inline __attribute__((always_inline)) int shfl_whole(const uint64_t *ra, 
     return 1;
 }
 
+/* shfl of a whole warp whose lane operand b and clamp c are the same in every lane: shfl_whole,
+ * else shfl_source per lane with the mode fixed for the loop (so the compiler drops the switch). */
 static inline __attribute__((always_inline)) void shfl_uniform(const uint64_t *ra, uint32_t b, uint32_t c, int mode, uint64_t *d, uint64_t *e)
 {
     if (shfl_whole(ra, b, c, mode, d, e)) return;
@@ -316,9 +316,6 @@ SHFL_CLONES static void shfl_group(uint64_t *R, const bc_insn *I, uint32_t P)
     if (I->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) re[l] = (P >> l) & 1 ? e[l] : re[l];
 }
 
-/* vote and redux by a whole warp whose membermask is every lane (what
- * __ballot_sync(~0u, p) and __reduce_add_sync(~0u, v) issue): coll_complete's
- * result in loops over all 32 lanes, no lookups per lane. */
 /* Bit l set where bit 0 of slot ra[l] is: two slots a step by SSE2's movmskpd (every x86-64
  * has it; a lane loop of shifts and ors took 257 host instructions a warp). */
 static inline __attribute__((always_inline)) uint32_t low_bits32(const uint64_t *ra)
@@ -333,6 +330,9 @@ static inline __attribute__((always_inline)) uint32_t low_bits32(const uint64_t 
     return ones;
 }
 
+/* vote and redux by a whole warp whose membermask is every lane (what
+ * __ballot_sync(~0u, p) and __reduce_add_sync(~0u, v) issue): coll_complete's
+ * result in loops over all 32 lanes, no lookups per lane. */
 SHFL_CLONES static void vote_redux_warp(uint64_t *R, const bc_insn *I)
 {
     const uint64_t *ra = R + I->a;
