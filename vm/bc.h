@@ -308,8 +308,9 @@ void bc_fuse(bc_module *m);
  * (BC_FUSE_*_DEAD), and whether it loads from the head's second base first. */
 typedef struct bc_fuse_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; } bc_fuse_step;
 /* A head (the fused instruction's x): its b triples are fuse_steps[first ..
- * first + b), whose offsets from the two bases lie in [alo, ahi], [blo, bhi]. */
-typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first; } bc_fuse_head;
+ * first + b), whose offsets from the two bases lie in [alo, ahi], [blo, bhi]; the
+ * first ndead of them write nothing (dead: every BC_FUSE_*_DEAD). */
+typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first, ndead; } bc_fuse_head;
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
  * triple's first load is from the second base register of the run's first;
  * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */

@@ -1681,10 +1681,11 @@ lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const 
 /* The same for all 4 groups of 8 lanes, whose addresses all have the shapes
  * sa and sb (ROW8_SIDE or ROW8_SAME: no gather): four accumulators, four
  * independent chains of fmas.  The run writes neither base (vm/fuse.c), so the
- * groups' bases are read once, into registers. */
+ * groups' bases are read once, into registers.  The first nd triples write
+ * nothing (dead): their loop has no test, and its loads go straight into the fmas. */
 __attribute__((target("fma"))) static inline __attribute__((always_inline)) void
-lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const uint8_t *sh, const uint64_t *ra,
-             const uint64_t *rb, uint32_t c)
+lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t nd, uint32_t n, const uint8_t *sh,
+             const uint64_t *ra, const uint64_t *rb, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256i none = _mm256_setzero_si256();
@@ -1695,7 +1696,13 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const u
         acc[g] = _mm256_castsi256_ps(row8_pack(R + c + 8 * g));
         pa[g] = sh + ra[8 * g], pb[g] = sh + rb[8 * g];
     }
-    for (uint32_t k = 0; k < n; k++) {
+    uint32_t k = 0;
+    for (; k < nd; k++) {
+        const uint64_t ia = (uint64_t)T[k].ia, ib = (uint64_t)T[k].ib;
+#pragma GCC unroll 4
+        for (int g = 0; g < 4; g++) acc[g] = _mm256_fmadd_ps(row8_load(sa, pa[g], ia, none), row8_load(sb, pb[g], ib, none), acc[g]);
+    }
+    for (; k < n; k++) {
         const lds_step *t = &T[k];
         __m256 u[4], v[4];
 #pragma GCC unroll 4
@@ -1735,10 +1742,12 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint6
     const lds_step *T = M->fuse_steps + hd->first;
     int64_t alo = hd->alo, ahi = hd->ahi, blo = hd->blo, bhi = hd->bhi;
     lds_step cut[LDS_MAX_STEPS];
+    uint32_t nd = hd->ndead < n ? hd->ndead : n;
     if (n < I->b && (T[n - 1].dead & BC_FUSE_ACC_DEAD)) {   /* the last accumulator run is read after it */
         memcpy(cut, T, sizeof *T * n);
         cut[n - 1].dead &= ~(uint32_t)BC_FUSE_ACC_DEAD;
         T = cut;
+        nd = nd < n - 1 ? nd : n - 1;
     }
     enum { G = BC_WARP / 8 };
     _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
@@ -1748,7 +1757,7 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint6
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
         uint32_t c = I[2].c;
-#define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, n, sh, ra, rb, c)
+#define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, nd, n, sh, ra, rb, c)
         switch (a4 * 3 + b4) {
         case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
         case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;

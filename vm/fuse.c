@@ -150,7 +150,8 @@ static int fuse_room(fuse_out *o, uint32_t n)
 static void decode_head(fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
 {
     if (!fuse_room(o, n)) { o->oom = 1; return; }
-    bc_fuse_head h = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, o->nsteps };
+    bc_fuse_head h = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, o->nsteps, 0 };
+    const uint32_t all = BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD;
     for (uint32_t k = 0; k < n; k++) {
         const bc_insn *t = &fused[p + 3 * k];
         int sw = ((t[0].e ^ fused[p].e) & BC_FUSE_SWAP) != 0;   /* loads from the head's second base first */
@@ -158,7 +159,8 @@ static void decode_head(fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
         h.alo = i < h.alo ? i : h.alo; h.ahi = i > h.ahi ? i : h.ahi;
         h.blo = j < h.blo ? j : h.blo; h.bhi = j > h.bhi ? j : h.bhi;
         o->steps[o->nsteps++] = (bc_fuse_step){ i, j, t[0].d, t[1].d, t[2].d,
-                                                t[0].e & (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), (uint32_t)sw };
+                                                t[0].e & all, (uint32_t)sw };
+        if (h.ndead == k && (t[0].e & all) == all) h.ndead = k + 1;
     }
     fused[p].x = o->nheads;
     o->heads[o->nheads++] = h;
