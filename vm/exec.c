@@ -4270,7 +4270,11 @@ next_group:
             if (m == FULL && !H) {     /* a whole warp, no hook to tell: usually bar.sync 0 */
                 int done = warp_bar_whole(L, cta, w, pc);
                 if (done > 0) vmjump(pc + 1)
-                if (done == 0) { FLUSH_COUNTS(); return VM_OK; }   /* every lane waits: nothing for vm_repick */
+                if (done == 0) {       /* every lane waits: nothing for vm_repick; the round's next warp */
+                    if (solo && vm_next_turn(L, cta, &w, &group, &pc, &stop, &budget)) { R = w->R; goto next_group; }
+                    FLUSH_COUNTS();
+                    return VM_OK;
+                }
             }
             put_pc(w, group, pc);
             put_pc(w, group & ~m, pc + 1);

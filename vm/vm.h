@@ -441,6 +441,12 @@ vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
  * group, its pc, where it stops and its budget; else 0 (and *st on a limit). */
 int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
               vm_status *st);
+/* vm_exec's warp *w, with no hooks and one CTA in flight, ended its turn having issued (every
+ * lane waits at a barrier): the next warp of the round that the scheduler's loop would run, its
+ * group picked and marked as that loop picks and marks it, becomes the turn's.  Returns 1 with
+ * *w, its group, pc, stop and budget set (L->next_warp on it); 0 at the round's end, which is
+ * the scheduler's (its bookkeeping and limit checks). */
+int vm_next_turn(vm_launch *L, vm_cta *c, vm_warp **w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget);
 
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
  * `budget` instructions have issued.  stop: the lowest pc above pc of the
