@@ -4271,7 +4271,11 @@ next_group:
                 int done = warp_bar_whole(L, cta, w, pc);
                 if (done > 0) vmjump(pc + 1)
                 if (done == 0) {       /* every lane waits: nothing for vm_repick; the round's next warp */
-                    if (solo && vm_next_turn(L, cta, &w, &group, &pc, &stop, &budget)) { R = w->R; goto next_group; }
+                    vm_turn t;
+                    if (solo && (vm_next_turn_whole(L, cta, &t) || vm_next_turn(L, cta, &t))) {
+                        w = t.w, R = w->R, group = t.group, pc = t.pc, stop = t.stop, budget = t.budget;
+                        goto next_group;
+                    }
                     FLUSH_COUNTS();
                     return VM_OK;
                 }

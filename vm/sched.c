@@ -20,7 +20,6 @@
 #include "par.h"
 #include "pool.h"
 
-#define VM_SLICE 256          /* instructions a group may issue per turn */
 #define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
 
 const char *vm_status_name(vm_status s)
@@ -495,11 +494,11 @@ int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc
     return 1;
 }
 
-/* vm_next_turn's search from warp i on. */
-static __attribute__((noinline)) int next_turn_scan(vm_launch *L, vm_cta *c, int i, vm_warp **w, uint32_t *group,
-                                                    uint32_t *pc, uint32_t *stop, int *budget)
+int vm_next_turn(vm_launch *L, vm_cta *c, vm_turn *t)
 {
-    for (; i < c->nwarps; i++) {
+    if (vm_next_turn_whole(L, c, t)) return 1;
+    L->turn_progress = 1;              /* warps_turn's *progress for the warp that issued */
+    for (int i = L->next_warp + 1; i < c->nwarps; i++) {
         vm_warp *x = &c->warps[i];
         uint32_t ready = x->live ? ready_lanes(x) : 0;
         if (!ready) continue;
@@ -508,30 +507,11 @@ static __attribute__((noinline)) int next_turn_scan(vm_launch *L, vm_cta *c, int
         if (!g) continue;
         mark_run(x, g);
         L->next_warp = i;
-        *w = x, *group = g, *pc = p, *stop = s;
-        *budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+        t->w = x, t->group = g, t->pc = p, t->stop = s;
+        t->budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
         return 1;
     }
     return 0;
-}
-
-int vm_next_turn(vm_launch *L, vm_cta *c, vm_warp **w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget)
-{
-    L->turn_progress = 1;              /* warps_turn's *progress for the warp that issued */
-    int i = L->next_warp + 1;
-    if (i >= c->nwarps) return 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-    /* the usual next warp: every lane ready at one pc (pick_group's first case, inline) */
-    vm_warp *x = &c->warps[i];
-    if (x->live == 0xffffffffu && ready_lanes(x) == 0xffffffffu && cpu_avx2() && all_at_avx2(x, x->pc[0])) {
-        mark_all_avx2(x->lastrun, ++x->tick);
-        L->next_warp = i;
-        *w = x, *group = 0xffffffffu, *pc = x->pc[0], *stop = UINT32_MAX;
-        *budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
-        return 1;
-    }
-#endif
-    return next_turn_scan(L, c, i, w, group, pc, stop, budget);
 }
 
 /* One round over the warps of the single CTA in flight. */

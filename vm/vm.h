@@ -57,6 +57,7 @@ typedef struct vm_fault {
 
 /* Lane states. */
 enum { LANE_READY, LANE_EXITED, LANE_WAIT_COLL, LANE_WAIT_BAR };
+enum { VM_SLICE = 256 };        /* instructions a group may issue per turn (vm_config.slice 0) */
 
 #define VM_NBAR 16
 /* Alignment that keeps data of different host threads off one cache line
@@ -441,12 +442,34 @@ vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
  * group, its pc, where it stops and its budget; else 0 (and *st on a limit). */
 int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
               vm_status *st);
-/* vm_exec's warp *w, with no hooks and one CTA in flight, ended its turn having issued (every
- * lane waits at a barrier): the next warp of the round that the scheduler's loop would run, its
- * group picked and marked as that loop picks and marks it, becomes the turn's.  Returns 1 with
- * *w, its group, pc, stop and budget set (L->next_warp on it); 0 at the round's end, which is
- * the scheduler's (its bookkeeping and limit checks). */
-int vm_next_turn(vm_launch *L, vm_cta *c, vm_warp **w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget);
+/* A turn vm_next_turn hands over: the warp, its group, the group's pc, where it stops, its budget. */
+typedef struct vm_turn { vm_warp *w; uint32_t group, pc, stop; int budget; } vm_turn;
+/* vm_exec's warp, with no hooks and one CTA in flight, ended its turn having issued (every lane
+ * waits at a barrier): the next warp of the round that the scheduler's loop would run, its group
+ * picked and marked as that loop picks and marks it, becomes the turn's.  Returns 1 with *t set
+ * (L->next_warp on its warp); 0 at the round's end, which is the scheduler's (its bookkeeping and
+ * limit checks).  vm_next_turn_whole is its usual case, inline (in vm_exec's AVX2 copy its
+ * loops are vectors): the next warp whole, every lane ready at one pc (pick_group's first rule). */
+int vm_next_turn(vm_launch *L, vm_cta *c, vm_turn *t);
+static inline int vm_next_turn_whole(vm_launch *L, vm_cta *c, vm_turn *t)
+{
+    int i = L->next_warp + 1;
+    if (i >= c->nwarps) return 0;
+    vm_warp *x = &c->warps[i];
+    if (x->live != 0xffffffffu) return 0;
+    uint32_t p0 = x->pc[0], d = 0;
+    uint8_t st = 0;
+    for (int l = 0; l < BC_WARP; l++) st |= x->state[l];      /* LANE_READY is 0 */
+    for (int l = 0; l < BC_WARP; l++) d |= x->pc[l] ^ p0;
+    if (st | d) return 0;
+    uint64_t tick = ++x->tick;
+    for (int l = 0; l < BC_WARP; l++) x->lastrun[l] = tick;
+    L->turn_progress = 1;
+    L->next_warp = i;
+    t->w = x, t->group = 0xffffffffu, t->pc = p0, t->stop = UINT32_MAX;
+    t->budget = L->cfg.slice > 0 ? L->cfg.slice : VM_SLICE;
+    return 1;
+}
 
 /* Runs lanes `mask` of w (all at pc) until they diverge, block, exit, or
  * `budget` instructions have issued.  stop: the lowest pc above pc of the
