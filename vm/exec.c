@@ -1637,6 +1637,17 @@ static inline __m256i sat32x4(__m256i v)
     __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(zero, v), _mm256_cmpgt_epi32(v, inf));
     return _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_min_epi32(v, one)), lo);
 }
+/* cvt.sat.f32.f32 of a whole warp (sat32 of each slot's low word; with .ftz a subnormal first
+ * flushed to its signed zero, which .sat then takes to +0, as a zero exponent does here). */
+static inline void sat32_row(uint64_t *d, const uint64_t *a, int ftz)
+{
+    const __m256i expo = _mm256_set1_epi32(0x7f800000), zero = _mm256_setzero_si256();
+    for (int k = 0; k < BC_WARP; k += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(a + k));
+        if (ftz) v = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, expo), zero), v);
+        _mm256_storeu_si256((__m256i *)(d + k), sat32x4(v));
+    }
+}
 /* add, sub, mul or fma.sat.f32 of a whole warp with rounding rnd (.ftz, or a directed rounding: in
  * that host mode, host_fp_on): the host's operation on the slots as they are (as f32_row), then .sat
  * (a clamp, which commutes with the rounding), which also takes NaNs to 0.  d may be an operand. */
@@ -3683,9 +3694,14 @@ next_group:
                 else for (int l = 0; l < BC_WARP; l++) if (isnan64(av[l])) D = fp_cvt_f2f(av[l], s, d, FP_RN, 0);
             }
             else if (m == FULL && s == FP_F32 && d == FP_F32 && (fl2 & FP_CVT_SAT) && !(fl2 & ~(FP_CVT_SAT | FP_CVT_FTZ)))
-                /* cvt.sat.f32.f32 (__saturatef) as fp_cvt_f2f: flushed with .ftz, then NaN and
+            {   /* cvt.sat.f32.f32 (__saturatef) as fp_cvt_f2f: flushed with .ftz, then NaN and
                  * anything with the sign bit 0, above 1 1 */
+#if defined(__AVX2__)
+                sat32_row(R + I->d, R + I->a, FTZ);
+#else
                 LANES_D(sat32(FTZ ? ftz32(A32) : A32));
+#endif
+            }
             else LANES_CALL(fp_cvt_f2f(A & sm, s, d, I->m3 == 8 ? FP_RN : (fp_rnd)I->m3, fl2));
         } vmnext
         vmcase(CVT_F2I) {
