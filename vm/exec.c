@@ -587,8 +587,8 @@ static inline void local_wrote(vm_warp *w, uint64_t end)
 
 /* A parallel launch: each global word's owner, before group_base's access
  * (-1 on a conflict, for the per-lane path to report). */
-static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R, uint32_t m, uint32_t as, uint64_t rel,
-                                                uint32_t tot, int write)
+static __attribute__((noinline)) int group_note(vm_launch *L, struct par_alloc *pa, const uint64_t *R, uint32_t m,
+                                                uint32_t as, uint64_t rel, uint32_t tot, int write)
 {
     if (m == FULL) {                   /* lanes side by side: one row, or (16-wide 2-D blocks) one per half warp */
         const uint64_t *ra = R + as;
@@ -596,17 +596,17 @@ static __attribute__((noinline)) int group_note(vm_launch *L, const uint64_t *R,
         for (int l = 0; l < BC_WARP; l++, e += tot) d |= ra[l] ^ e;
         if (!d) {
             /* (a read-only buffer has no shadow: its write goes to par_track_row, which stops the launch) */
-            if (!L->gc_pa->ro && par_row_steady(L->gc_pa, L->par_tag, ra[0] + rel, 32ull * tot, write)) return 0;
-            return par_track_row(L, L->par_tag, L->gc_pa, ra[0] + rel, 32ull * tot, write);
+            if (!pa->ro && par_row_steady(pa, L->par_tag, ra[0] + rel, 32ull * tot, write)) return 0;
+            return par_track_row(L, L->par_tag, pa, ra[0] + rel, 32ull * tot, write);
         }
         uint64_t e0 = ra[0], e1 = ra[16];
         for (int l = 0; l < 16; l++, e0 += tot, e1 += tot) d |= (ra[l] ^ e0) | (ra[16 + l] ^ e1);
         if (!d)
-            return par_track_row(L, L->par_tag, L->gc_pa, ra[0] + rel, 16ull * tot, write) ||
-                   par_track_row(L, L->par_tag, L->gc_pa, ra[16] + rel, 16ull * tot, write) ? -1 : 0;
+            return par_track_row(L, L->par_tag, pa, ra[0] + rel, 16ull * tot, write) ||
+                   par_track_row(L, L->par_tag, pa, ra[16] + rel, 16ull * tot, write) ? -1 : 0;
     }
     for (uint32_t mm = m; mm; mm &= mm - 1)
-        if (par_track(L, L->par_tag, L->gc_pa, R[as + (uint32_t)__builtin_ctz(mm)] + rel, tot, write)) return -1;
+        if (par_track(L, L->par_tag, pa, R[as + (uint32_t)__builtin_ctz(mm)] + rel, tot, write)) return -1;
     return 0;
 }
 
@@ -652,6 +652,7 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
     uint64_t a0 = R[as + (uint32_t)__builtin_ctz(m)] + imm;   /* the lowest lane picks the region */
     uint64_t off = 0, size = 0;
     const uint8_t *host = NULL;
+    struct par_alloc *pa = NULL;       /* a parallel launch's record of the global buffer */
     *stride = 0;
     if (space == BC_SP_GENERIC) {      /* windows lie below the global base and are disjoint */
         if (a0 >= MEM_GLOBAL_BASE || a0 < MEM_PARAM_WINDOW) space = BC_SP_GLOBAL;   /* below: host-mapped space */
@@ -662,11 +663,13 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
     switch (space) {
     case BC_SP_SHARED: host = cta->shared; size = L->shared_size; break;
     case BC_SP_GLOBAL:
-        if (a0 - L->gc_base >= L->gc_size) {    /* two or three buffers in turn */
-            if (a0 - L->gc2_base < L->gc2_size) vm_gc_swap(L);
-            else if (a0 - L->gc3_base < L->gc3_size) vm_gc_rotate3(L);
+        if (a0 - L->gc_base >= L->gc_size && a0 - L->gc2_base < L->gc2_size) {
+            /* two buffers in turn (a tile's two operands): the second, not swapped to the front */
+            host = L->gc2_host; size = L->gc2_size; off = L->gc2_base; pa = L->gc2_pa;
+            break;
         }
-        host = L->gc_host; size = L->gc_size; off = L->gc_base; break;
+        if (a0 - L->gc_base >= L->gc_size && a0 - L->gc3_base < L->gc3_size) vm_gc_rotate3(L);
+        host = L->gc_host; size = L->gc_size; off = L->gc_base; pa = L->gc_pa; break;
     case BC_SP_LOCAL: host = w->local; size = L->cfg.local_size; *stride = L->local_stride; break;
     case BC_SP_CONST: if (write) return 0; host = L->const_bank; size = L->m->const_size; break;
     case BC_SP_KPARAM: if (write) return 0; host = L->cfg.params; size = L->cfg.params_size; break;
@@ -692,8 +695,7 @@ static inline __attribute__((always_inline)) int group_base_shape(vm_launch *L, 
         }
     } else bad = group_check(R + as, m, imm, off, lim, &any);
     if (bad || (any & (tot - 1))) return 0;
-    if (__builtin_expect(space == BC_SP_GLOBAL && L->gc_pa != NULL, 0) && (write || !L->gc_pa->ro) &&
-        group_note(L, R, m, as, imm - off, tot, write))
+    if (__builtin_expect(pa != NULL, 0) && (write || !pa->ro) && group_note(L, pa, R, m, as, imm - off, tot, write))
         return 0;
     if (space == BC_SP_LOCAL && write)   /* the lanes' offsets or'ed together bound the highest one */
         local_wrote(w, (any - off) + tot < size ? (any - off) + tot : size);
@@ -1948,6 +1950,7 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
         !group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1))
         return 0;
     const uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
+#pragma GCC unroll 4
     for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
         memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
     return 1;
