@@ -2991,6 +2991,13 @@ static int uniform(const vm_warp *w, uint32_t mask, uint32_t *pc)
     return 1;
 }
 
+/* vm_next_turn, its usual case with this copy's vectors; out of line: inline in the dispatch
+ * loop, its registers cost unrelated handlers (warp_divergent +1.4% host instructions). */
+static __attribute__((noinline)) int next_turn(vm_launch *L, vm_cta *c, vm_turn *t)
+{
+    return vm_next_turn_whole(L, c, t) || vm_next_turn(L, c, t);
+}
+
 #ifdef VM_EXEC_VARIANT
 #define VM_EXEC_LOOP vm_exec_avx2
 #else
@@ -4291,7 +4298,7 @@ next_group:
                 if (done > 0) vmjump(pc + 1)
                 if (done == 0) {       /* every lane waits: nothing for vm_repick; the round's next warp */
                     vm_turn t;
-                    if (solo && (vm_next_turn_whole(L, cta, &t) || vm_next_turn(L, cta, &t))) {
+                    if (solo && next_turn(L, cta, &t)) {
                         w = t.w, R = w->R, group = t.group, pc = t.pc, stop = t.stop, budget = t.budget;
                         goto next_group;
                     }
