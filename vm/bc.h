@@ -310,7 +310,11 @@ typedef struct bc_fuse_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; }
 /* A head (the fused instruction's x): its b triples are fuse_steps[first ..
  * first + b), whose offsets from the two bases lie in [alo, ahi], [blo, bhi]; the
  * first ndead of them write nothing (dead: every BC_FUSE_*_DEAD). */
-typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first, ndead; } bc_fuse_head;
+typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first, ndead; int32_t fin; } bc_fuse_head;
+/* A fused head whose address rows are final where it runs (bc_flow_final_at) has a cache id
+ * below BC_FIN_MAX (bc_fuse_head.fin; an OP_LDG_STS its m2 = id + 1 for the store's row), else
+ * -1 (0): a warp's handler checks those rows' shapes and ranges once per block. */
+enum { BC_FIN_MAX = 64 };
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
  * triple's first load is from the second base register of the run's first;
  * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */
@@ -343,6 +347,12 @@ enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4 };
  * conservative reads of the analyses above); -1 when some instruction's
  * reads cannot all be listed (count[] then means nothing). */
 int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
+/* flow.c: whether the row that slot field v names is final wherever a whole warp of kernel
+ * f stands at pc (absolute): a constant; or a register of f that one instruction may write,
+ * which dominates pc and lies on no cycle of f (every lane at pc came through it once and
+ * none comes again), in a kernel without calls or indirect branches.  The fused handlers
+ * then check that row's shape once per warp and block (vm_warp.fin_ok). */
+int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc);
 
 /* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the
  * register operands of f's collectives that surely hold a constant set by an unguarded

@@ -1744,8 +1744,8 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t nd, uint32
  * order, each fma result as FMA_F32 writes it (the canonical NaN; a NaN
  * accumulator only ever gives a NaN, so the NaN kept in a register between
  * the fmas changes no result). */
-__attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
-                                                       const uint8_t *sh, uint64_t lim)
+__attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                       uint32_t n, const uint8_t *sh, uint64_t lim)
 {
     const uint64_t *ra = R + I[0].a, *rb = R + I[1].a;
     /* the head's triples as vm/fuse.c decoded them; the ranges are those of all I->b of them
@@ -1766,9 +1766,16 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint6
     _Static_assert(G == 4, "lds_fma_warp takes 4 groups");
     row8 sa[G], sb[G];
     uint64_t amn, amx, aany, bmn, bmx, bany;   /* each side's lowest and highest address, and their OR */
-    const int a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
+    int a4, b4;
+    if (hd->fin >= 0 && (w->fin_ok >> hd->fin & 1)) {   /* final rows, checked before in this block */
+        a4 = w->fin_shape[hd->fin] / 3, b4 = w->fin_shape[hd->fin] % 3;
+    } else {
+        a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
+        if (b4 >= 0 && (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)))
+            return 0;
+        if (b4 >= 0 && hd->fin >= 0) w->fin_ok |= 1ull << hd->fin, w->fin_shape[hd->fin] = (uint8_t)(a4 * 3 + b4);
+    }
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
-        if (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)) return 0;
         uint32_t c = I[2].c;
 #define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, nd, n, sh, ra, rb, c)
         switch (a4 * 3 + b4) {
@@ -1802,12 +1809,12 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, uint6
     return 1;
 }
 /* lds_fma_rows; .ftz runs (the same in every triple of the run) in the host's .ftz mode, host_fp_on */
-__attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, uint64_t *R, const bc_insn *I, uint32_t n,
-                                                      const uint8_t *sh, uint64_t lim)
+__attribute__((target("fma"))) static int lds_fma_run(const bc_module *M, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                      uint32_t n, const uint8_t *sh, uint64_t lim)
 {
-    if (!(I[0].e & BC_FUSE_FTZ)) return lds_fma_rows(M, R, I, n, sh, lim);
+    if (!(I[0].e & BC_FUSE_FTZ)) return lds_fma_rows(M, w, R, I, n, sh, lim);
     const uint32_t csr = host_fp_on(FP_RN, 1);
-    int done = lds_fma_rows(M, R, I, n, sh, lim);
+    int done = lds_fma_rows(M, w, R, I, n, sh, lim);
     host_fp_off(csr);
     return done;
 }
@@ -1942,13 +1949,15 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
                                                  const bc_insn *J, int dead)
 {
     const uint64_t *ra = R + I->a, *rs = R + J->a;
-    const int sa = row_side_by_side4(ra, 4, NULL), ss = row_side_by_side4(rs, 4, NULL);
+    const int fin = I->m2 - 1, known = fin >= 0 && (w->fin_ok >> fin & 1);   /* rs final, checked in this block */
+    const int sa = row_side_by_side4(ra, 4, NULL), ss = known || row_side_by_side4(rs, 4, NULL);
     if (!(sa & ss & dead)) return ldg_sts_rows(L, cta, w, R, I, J, dead, sa, ss);
-    uintptr_t hg, hs;
+    uintptr_t hg, hs = (uintptr_t)cta->shared;
     uint64_t lg, lsh;
     if (!group_base_shape(L, cta, w, R, FULL, I->a, (uint64_t)I->imm, BC_SP_GLOBAL, 4, 0, &hg, &lg, 1) ||
-        !group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1))
+        (!known && !group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1)))
         return 0;
+    if (fin >= 0) w->fin_ok |= 1ull << fin;
     const uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
 #pragma GCC unroll 4
     for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
@@ -3811,7 +3820,7 @@ next_group:
             k = k < room ? k : room;
             k = k < turn ? k : turn;       /* the slice ends where it would have without fusing */
             if (k && m == FULL && have_fma && L->shared_size >= 4 &&
-                lds_fma_run(M, R, I, k, cta->shared, L->shared_size - 4)) {
+                lds_fma_run(M, w, R, I, k, cta->shared, L->shared_size - 4)) {
                 n_ins += 3 * k - 1;
                 pc += 3 * k - 1;
                 vmnext

@@ -417,6 +417,50 @@ static int succs(const flow_fn *F, uint32_t pc, uint32_t *out, int max)
     return n;
 }
 
+/* ---- rows final at a pc ------------------------------------------------------------ */
+
+/* Whether a walk over F's instructions (relative pcs) from the successors of `from` (or from
+ * pc 0 when from is F->n), never through `avoid`, reaches `to`; seen[] is F->n bytes. */
+static int reaches(const flow_fn *F, uint32_t from, uint32_t avoid, uint32_t to, uint8_t *seen, uint32_t *stack)
+{
+    uint32_t sp = 0, out[2];
+    memset(seen, 0, F->n);
+    if (from == F->n) { if (avoid != 0) stack[sp++] = 0, seen[0] = 1; }
+    else for (int k = succs(F, from, out, 2) - 1; k >= 0; k--)
+        if (out[k] != avoid && !seen[out[k]]) seen[out[k]] = 1, stack[sp++] = out[k];
+    while (sp) {
+        uint32_t p = stack[--sp];
+        if (p == to) return 1;
+        for (int k = succs(F, p, out, 2) - 1; k >= 0; k--)
+            if (out[k] != avoid && !seen[out[k]]) seen[out[k]] = 1, stack[sp++] = out[k];
+    }
+    return 0;
+}
+
+int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc)
+{
+    if (const_slot(m, v)) return 1;
+    flow_fn F = { .m = m, .f = f, .n = f->pc_end - f->pc_begin };
+    int64_t r = reg_of(f, v), d[FLOW_MAX_OPS];
+    if (!f->is_entry || r < 0 || pc < f->pc_begin || pc >= f->pc_end || !F.n) return 0;
+    uint32_t def = F.n, ndef = 0;
+    for (uint32_t q = 0; q < F.n; q++) {
+        const bc_insn *I = &m->code[f->pc_begin + q];
+        if (I->op == OP_BRX || bc_op_fmt[I->op] == F_CALL) return 0;
+        int k = insn_may_defs(&F, I, d);
+        if (k < 0) return 0;
+        for (int j = 0; j < k; j++) if (d[j] == r) { def = q; ndef++; break; }
+    }
+    if (ndef != 1 || def == pc - f->pc_begin) return 0;
+    uint8_t *seen = malloc(F.n);
+    uint32_t *stack = malloc(sizeof *stack * F.n);
+    int fin = seen && stack && !reaches(&F, def, F.n, def, seen, stack) &&   /* on no cycle */
+              !reaches(&F, F.n, def, pc - f->pc_begin, seen, stack);      /* on every path to pc */
+    free(seen); free(stack);
+    return fin;
+}
+
+
 /* Backward liveness over F's blocks to a fixpoint (F->in holds live-in per
  * block), then one pass handing each call site its live-after set. */
 static int liveness(flow_fn *F, void (*at_call)(void *, uint32_t pc, const uint64_t *live), void *ctx)

@@ -124,6 +124,7 @@ typedef struct fuse_out {
     bc_fuse_step *steps;
     bc_fuse_bra *bras;
     uint32_t nheads, nsteps, capheads, capsteps, nbras, capbras;
+    uint32_t nfin;                     /* cache ids given (BC_FIN_MAX at most) */
     int oom;
 } fuse_out;
 
@@ -145,12 +146,19 @@ static int fuse_room(fuse_out *o, uint32_t n)
     return 1;
 }
 
+/* A cache id for a head at p of f whose rows a and b (slot fields) are final there, or -1. */
+static int32_t fin_id(const bc_module *m, const bc_func *f, fuse_out *o, uint32_t p, uint32_t a, uint32_t b)
+{
+    if (o->nfin >= BC_FIN_MAX || !bc_flow_final_at(m, f, a, p) || !bc_flow_final_at(m, f, b, p)) return -1;
+    return (int32_t)o->nfin++;
+}
+
 /* The head of the n triples from fused[p] (marked): each triple decoded as
  * the handler reads it from there, and the ranges of their offsets. */
-static void decode_head(fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
+static void decode_head(const bc_module *m, const bc_func *f, fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
 {
     if (!fuse_room(o, n)) { o->oom = 1; return; }
-    bc_fuse_head h = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, o->nsteps, 0 };
+    bc_fuse_head h = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, o->nsteps, 0, -1 };
     const uint32_t all = BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD;
     for (uint32_t k = 0; k < n; k++) {
         const bc_insn *t = &fused[p + 3 * k];
@@ -162,6 +170,7 @@ static void decode_head(fuse_out *o, bc_insn *fused, uint32_t p, uint32_t n)
                                                 t[0].e & all, (uint32_t)sw };
         if (h.ndead == k && (t[0].e & all) == all) h.ndead = k + 1;
     }
+    h.fin = fin_id(m, f, o, p, m->code[p].a, m->code[p + 1].a);
     fused[p].x = o->nheads;
     o->heads[o->nheads++] = h;
 }
@@ -192,7 +201,7 @@ static uint32_t mark_lds_fma(const bc_module *m, const bc_func *f, const uint32_
         h->e = (t[0].a != code[p].a ? BC_FUSE_SWAP : 0) | (fma32_kind(&t[2]) ? BC_FUSE_FTZ : 0) | (read_once(f, count, t[0].d) ? BC_FUSE_X_DEAD : 0) | (read_once(f, count, t[1].d) ? BC_FUSE_Y_DEAD : 0) |
                (k + 1 < n && read_once(f, count, t[2].d) ? BC_FUSE_ACC_DEAD : 0);
     }
-    for (uint32_t k = 0; k < n; k++) decode_head(o, fused, p + 3 * k, n - k);
+    for (uint32_t k = 0; k < n; k++) decode_head(m, f, o, fused, p + 3 * k, n - k);
     return 3 * n;
 }
 
@@ -386,12 +395,14 @@ static const uint32_t *counts_of(fuse_counts *c)
 
 /* Marks the ld.global/st.shared pair at p (ldg_sts_pair) in fused: b = whether x is read by
  * the store only (through its b and its list of one: bc_flow_read_counts counts both). */
-static void mark_ldg_sts(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p)
+static void mark_ldg_sts(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p,
+                         fuse_out *o)
 {
     const bc_insn *st = &m->code[p + 1];
     uint32_t x = m->code[p].d, fields = (st->a == x) + (st->b == x) + (st->x < m->nextra && m->extra[st->x] == x);
     fused[p].op = OP_LDG_STS;
     fused[p].b = (uint32_t)read_n(f, count, x, fields);
+    fused[p].m2 = (uint8_t)(fin_id(m, f, o, p, st->a, st->a) + 1);   /* the store's row (the load's moves) */
 }
 
 /* The superinstruction that starts at p of function f, marked in fused (and decoded
@@ -402,7 +413,7 @@ static uint32_t fuse_at(const bc_module *m, const bc_func *f, fuse_counts *c, bc
     bc_fuse_bra br;
     if (p + 3 <= end && lds_fma_triple(&m->code[p])) return mark_lds_fma(m, f, counts_of(c), fused, p, o);
     if (wide_add_pair(m->code, p, end)) { mark_wide_add(m, f, counts_of(c), fused, p); return 2; }
-    if (ldg_sts_pair(m->code, p, end)) { mark_ldg_sts(m, f, counts_of(c), fused, p); return 2; }
+    if (ldg_sts_pair(m->code, p, end)) { mark_ldg_sts(m, f, counts_of(c), fused, p, o); return 2; }
     if ((len = match_setp_bra(m->code, p, end, &br))) { mark_setp_bra(f, counts_of(c), fused, p, br, o); return len; }
     return mark_alu_run(m->code, fused, p, end);
 }

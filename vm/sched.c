@@ -188,6 +188,7 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
         w->excused = 0;
         w->called = 0;
         w->tick = 0;
+        w->fin_ok = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         memset(w->bar_pred, 0, sizeof w->bar_pred);
         /* a block starts from zeroed registers and local memory, whatever ran in

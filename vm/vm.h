@@ -85,6 +85,10 @@ typedef struct vm_warp {
     struct vm_stack { uint64_t *v; uint32_t n, cap, depth; } stack[BC_WARP];
     uint32_t called;           /* lanes whose stack depth is above 0 (inside a .func) */
     uint64_t tick;
+    /* the fused handlers' checks of final rows (bc_fuse_head.fin): bit id set when id's rows
+     * passed for this warp in this block, with the shapes they found */
+    uint64_t fin_ok;
+    uint8_t fin_shape[BC_FIN_MAX];
 } vm_warp;
 
 typedef struct vm_barrier {

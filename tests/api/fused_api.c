@@ -21,7 +21,10 @@
  *     one, one and a half and three warps;
  *   tests/api/fused_copy.ptx: ld.global + st.shared pairs (OP_LDG_STS), side
  *     by side, gathered, reversed, the value dead and live, and either side
- *     out of range in one lane (the fault at the exact pc), against a model.
+ *     out of range in one lane (the fault at the exact pc), against a model;
+ *   tests/api/fused_fin.ptx: pairs and triples whose shared rows are final
+ *     (checked once a block) and not (set in the loop, with their shape
+ *     changing from pass to pass; set where a branch may skip it).
  * Prints PASS/FAIL lines and "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +370,36 @@ static void run_fused_copy(ptxemu_device *dev, const ptxemu_module *m, int threa
     ptxemu_free(dev, dsrc);
 }
 
+/* fused_fin.ptx's kernel: the superinstructions whose shared rows are final there number
+ * want_fin (bc_fuse_head.fin, OP_LDG_STS's m2: the rows checked once a block), and fused =
+ * unfused at every slice, where a row set inside the loop changes its shape from pass to pass. */
+static void run_fin(ptxemu_device *dev, const ptxemu_module *m, const char *kernel, int want_fin)
+{
+    enum { T = 64, N = 256 };
+    const bc_module *bm = m->bc;
+    int k = bc_find_func(bm, kernel), fin = 0;
+    for (uint32_t pc = k >= 0 ? bm->funcs[k].pc_begin : 0; k >= 0 && bm->fused && pc < bm->funcs[k].pc_end; pc++) {
+        const bc_insn *h = &bm->fused[pc];
+        fin += (h->op == OP_LDS_FMA && bm->fuse_heads[h->x].fin >= 0) || (h->op == OP_LDG_STS && h->m2);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "fused_fin.ptx %s: %d superinstructions with final rows (want %d)", kernel, fin, want_fin);
+    check(fin == want_fin, what);
+    float src[N];
+    for (int i = 0; i < N; i++) src[i] = (float)(i % 17) * 0.25f + (float)(i / 64);
+    uint64_t dsrc = ptxemu_malloc(dev, sizeof src), out = ptxemu_malloc(dev, T * 4);
+    ptxemu_memcpy_htod(dev, dsrc, src, sizeof src);
+    struct { uint64_t src, out; } p = { dsrc, out };
+    vm_config cfg = one_block(T, &p, sizeof p);
+    outcome ref = launch(dev, m, kernel, cfg, 1, out, T * 4);
+    snprintf(what, sizeof what, "fused_fin.ptx %s", kernel);
+    if (ref.st != VM_OK) check(0, what);
+    else if (slices_agree(dev, m, kernel, cfg, out, T * 4, &ref, what)) printf("PASS %s\n", what);
+    free(ref.out);
+    ptxemu_free(dev, out);
+    ptxemu_free(dev, dsrc);
+}
+
 int main(void)
 {
     diag_list d;
@@ -443,6 +476,19 @@ int main(void)
         ptxemu_module_free(mc);
     }
     free(text3);
+    char *text4 = NULL;
+    size_t len4 = 0;
+    ptxemu_module *mf = ptxemu_load("tests/api/fused_fin.ptx", &d, &text4, &len4);
+    if (!mf) { diag_render(&d, text4, len4, stderr); check(0, "load fused_fin.ptx"); }
+    else {
+        run_fin(&dev, mf, "fin_copy", 1);
+        run_fin(&dev, mf, "fin_copy_loop", 0);     /* the store's row set in the loop */
+        run_fin(&dev, mf, "fin_copy_branch", 0);   /* set where a branch may skip it */
+        run_fin(&dev, mf, "fin_fma", 4);           /* two pairs filling sh[], two heads of triples */
+        run_fin(&dev, mf, "fin_fma_loop", 2);      /* the pairs only: base A set in the loop */
+        ptxemu_module_free(mf);
+    }
+    free(text4);
     run_tile_fma(&dev, "tile_fma");
     run_tile_fma(&dev, "tile_fma_ftz");
     ptxemu_device_destroy(&dev);
