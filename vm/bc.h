@@ -312,8 +312,9 @@ typedef struct bc_fuse_step { int64_t ia, ib; uint32_t dx, dy, dacc, dead, sw; }
  * first ndead of them write nothing (dead: every BC_FUSE_*_DEAD). */
 typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first, ndead; int32_t fin; } bc_fuse_head;
 /* A fused head whose address rows are final where it runs (bc_flow_final_at) has a cache id
- * below BC_FIN_MAX (bc_fuse_head.fin; an OP_LDG_STS its m2 = id + 1 for the store's row), else
- * -1 (0): a warp's handler checks those rows' shapes and ranges once per block. */
+ * below BC_FIN_MAX (bc_fuse_head.fin; an OP_LDG_STS its m2 = id + 1 for the store's row; an
+ * OP_SETP_BRA's compare of two final rows bc_fuse_bra.fin1/fin2), else -1 (0): a warp's handler
+ * checks those rows' shapes and ranges, or computes the compare's lanes, once per block. */
 enum { BC_FIN_MAX = 64 };
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
  * triple's first load is from the second base register of the run's first;
@@ -332,6 +333,7 @@ typedef struct bc_fuse_bra {
                                                                   * insn instead, every benchmark ran 0.6-1% more host instructions) */
     uint16_t k1, k2, bop;
     uint8_t neg, dead;
+    int8_t fin1, fin2;                 /* each compare's cache id when both its operands are final (BC_FIN_MAX), or -1 */
 } bc_fuse_bra;
 enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4 };
 /* The instructions an OP_ALU_RUN runs (besides OP_CVT_ZX), unguarded: vm/fuse.c marks runs of

@@ -1264,11 +1264,21 @@ static inline void bits_row(uint64_t *d, uint32_t g, uint32_t group)
 /* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
  * their live predicates written; returns the mask of the lanes whose branch condition
  * holds (before the guard's negation). */
-static inline __attribute__((always_inline)) uint32_t setp_bra_run(uint64_t *R, const bc_fuse_bra *F, uint32_t group)
+/* cmp_bits of a compare whose operands are final at it (cache id fin, else -1): its lanes
+ * from w's cache, computed when a whole group first runs it in the block. */
+static inline uint32_t cmp_fin(vm_warp *w, int fin, uint32_t k, const uint64_t *a, const uint64_t *b, uint32_t group)
 {
-    uint32_t g = cmp_bits(F->k1, R + F->a1, R + F->b1);
+    if (fin >= 0 && (w->fin_ok >> fin & 1)) return w->fin_mask[fin];
+    uint32_t g = cmp_bits(k, a, b);
+    if (fin >= 0 && group == FULL) w->fin_ok |= 1ull << fin, w->fin_mask[fin] = g;
+    return g;
+}
+static inline __attribute__((always_inline)) uint32_t setp_bra_run(vm_warp *w, uint64_t *R, const bc_fuse_bra *F,
+                                                                   uint32_t group)
+{
+    uint32_t g = cmp_fin(w, F->fin1, F->k1, R + F->a1, R + F->b1, group);
     if (F->k2) {
-        uint32_t g2 = cmp_bits(F->k2, R + F->a2, R + F->b2);
+        uint32_t g2 = cmp_fin(w, F->fin2, F->k2, R + F->a2, R + F->b2, group);
         if (!(F->dead & BC_FUSE_D1_DEAD)) bits_row(R + F->d1, g, group);
         if (!(F->dead & BC_FUSE_D2_DEAD)) bits_row(R + F->d2, g2, group);
         g = F->bop == OP_OR ? g | g2 : F->bop == OP_AND ? g & g2 : g ^ g2;
@@ -4204,7 +4214,7 @@ next_group:
             const bc_fuse_bra *F = &M->fuse_bras[I->x];
             uint32_t at = pc + F->len - 1;         /* the bra, which must still fall in this turn */
             if (at < limit) {
-                uint32_t g = setp_bra_run(R, F, group);
+                uint32_t g = setp_bra_run(w, R, F, group);
                 n_ins += F->len - 1;
                 if (group != FULL) n_short += (uint64_t)(F->len - 2) * (BC_WARP - popc32(group));
                 m = F->neg ? group & ~g : g;

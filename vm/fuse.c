@@ -278,8 +278,8 @@ static uint32_t match_setp_bra(const bc_insn *code, uint32_t p, uint32_t end, bc
 
 /* Marks the compare and branch at p in fused (its run b, already matched) and
  * decodes it into o->bras; the predicates only the run reads are dead. */
-static void mark_setp_bra(const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p, bc_fuse_bra b,
-                          fuse_out *o)
+static void mark_setp_bra(const bc_module *m, const bc_func *f, const uint32_t *count, bc_insn *fused, uint32_t p,
+                          bc_fuse_bra b, fuse_out *o)
 {
     if (o->nbras == o->capbras) {
         uint32_t c = o->capbras ? 2 * o->capbras : 16;
@@ -291,6 +291,8 @@ static void mark_setp_bra(const bc_func *f, const uint32_t *count, bc_insn *fuse
     b.dead = (uint8_t)((read_once(f, count, b.d1) ? BC_FUSE_D1_DEAD : 0) |
                        (b.k2 && read_once(f, count, b.d2) ? BC_FUSE_D2_DEAD : 0) |
                        (b.k2 && read_once(f, count, b.d3) ? BC_FUSE_D3_DEAD : 0));
+    b.fin1 = (int8_t)fin_id(m, f, o, p, b.a1, b.b1);      /* the compares run at p */
+    b.fin2 = (int8_t)(b.k2 ? fin_id(m, f, o, p, b.a2, b.b2) : -1);
     fused[p].op = OP_SETP_BRA;
     fused[p].b = b.len;
     fused[p].x = o->nbras;
@@ -414,7 +416,7 @@ static uint32_t fuse_at(const bc_module *m, const bc_func *f, fuse_counts *c, bc
     if (p + 3 <= end && lds_fma_triple(&m->code[p])) return mark_lds_fma(m, f, counts_of(c), fused, p, o);
     if (wide_add_pair(m->code, p, end)) { mark_wide_add(m, f, counts_of(c), fused, p); return 2; }
     if (ldg_sts_pair(m->code, p, end)) { mark_ldg_sts(m, f, counts_of(c), fused, p, o); return 2; }
-    if ((len = match_setp_bra(m->code, p, end, &br))) { mark_setp_bra(f, counts_of(c), fused, p, br, o); return len; }
+    if ((len = match_setp_bra(m->code, p, end, &br))) { mark_setp_bra(m, f, counts_of(c), fused, p, br, o); return len; }
     return mark_alu_run(m->code, fused, p, end);
 }
 

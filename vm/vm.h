@@ -89,6 +89,7 @@ typedef struct vm_warp {
      * passed for this warp in this block, with the shapes they found */
     uint64_t fin_ok;
     uint8_t fin_shape[BC_FIN_MAX];
+    uint32_t fin_mask[BC_FIN_MAX];     /* a cached compare's lanes */
 } vm_warp;
 
 typedef struct vm_barrier {

@@ -370,9 +370,10 @@ static void run_fused_copy(ptxemu_device *dev, const ptxemu_module *m, int threa
     ptxemu_free(dev, dsrc);
 }
 
-/* fused_fin.ptx's kernel: the superinstructions whose shared rows are final there number
- * want_fin (bc_fuse_head.fin, OP_LDG_STS's m2: the rows checked once a block), and fused =
- * unfused at every slice, where a row set inside the loop changes its shape from pass to pass. */
+/* fused_fin.ptx's kernel: the superinstructions whose rows are final there number want_fin
+ * (bc_fuse_head.fin, OP_LDG_STS's m2: the shared rows checked once a block; bc_fuse_bra.fin1/2:
+ * the compare's lanes computed once), and fused = unfused at every slice, where a row set inside
+ * the loop changes its shape from pass to pass. */
 static void run_fin(ptxemu_device *dev, const ptxemu_module *m, const char *kernel, int want_fin)
 {
     enum { T = 64, N = 256 };
@@ -380,7 +381,8 @@ static void run_fin(ptxemu_device *dev, const ptxemu_module *m, const char *kern
     int k = bc_find_func(bm, kernel), fin = 0;
     for (uint32_t pc = k >= 0 ? bm->funcs[k].pc_begin : 0; k >= 0 && bm->fused && pc < bm->funcs[k].pc_end; pc++) {
         const bc_insn *h = &bm->fused[pc];
-        fin += (h->op == OP_LDS_FMA && bm->fuse_heads[h->x].fin >= 0) || (h->op == OP_LDG_STS && h->m2);
+        fin += (h->op == OP_LDS_FMA && bm->fuse_heads[h->x].fin >= 0) || (h->op == OP_LDG_STS && h->m2) ||
+               (h->op == OP_SETP_BRA && (bm->fuse_bras[h->x].fin1 >= 0 || bm->fuse_bras[h->x].fin2 >= 0));
     }
     char what[160];
     snprintf(what, sizeof what, "fused_fin.ptx %s: %d superinstructions with final rows (want %d)", kernel, fin, want_fin);
@@ -483,9 +485,11 @@ int main(void)
     else {
         run_fin(&dev, mf, "fin_copy", 1);
         run_fin(&dev, mf, "fin_copy_loop", 0);     /* the store's row set in the loop */
-        run_fin(&dev, mf, "fin_copy_branch", 0);   /* set where a branch may skip it */
+        run_fin(&dev, mf, "fin_copy_branch", 1);   /* the pair's row set where a branch may skip it: only the
+                                                   * compare of %ctaid before it */
         run_fin(&dev, mf, "fin_fma", 4);           /* two pairs filling sh[], two heads of triples */
         run_fin(&dev, mf, "fin_fma_loop", 2);      /* the pairs only: base A set in the loop */
+        run_fin(&dev, mf, "fin_cmp", 1);           /* the compare of tid & 7, not those of the counter */
         ptxemu_module_free(mf);
     }
     free(text4);
