@@ -1261,9 +1261,6 @@ static inline void bits_row(uint64_t *d, uint32_t g, uint32_t group)
     for (uint32_t mm = group; mm; mm &= mm - 1) { int l = __builtin_ctz(mm); d[l] = (g >> l) & 1; }
 }
 
-/* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
- * their live predicates written; returns the mask of the lanes whose branch condition
- * holds (before the guard's negation). */
 /* cmp_bits of a compare whose operands are final at it (cache id fin, else -1): its lanes
  * from w's cache, computed when a whole group first runs it in the block. */
 static inline uint32_t cmp_fin(vm_warp *w, int fin, uint32_t k, const uint64_t *a, const uint64_t *b, uint32_t group)
@@ -1273,6 +1270,9 @@ static inline uint32_t cmp_fin(vm_warp *w, int fin, uint32_t k, const uint64_t *
     if (fin >= 0 && group == FULL) w->fin_ok |= 1ull << fin, w->fin_mask[fin] = g;
     return g;
 }
+/* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
+ * their live predicates written; returns the mask of the lanes whose branch condition
+ * holds (before the guard's negation). */
 static inline __attribute__((always_inline)) uint32_t setp_bra_run(vm_warp *w, uint64_t *R, const bc_fuse_bra *F,
                                                                    uint32_t group)
 {
