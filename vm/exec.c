@@ -3111,12 +3111,13 @@ next_group:
         vmcase(UNPACK) { const uint32_t *dl = &M->extra[I->x]; int s = (int)I->imm; uint64_t mk = s >= 64 ? ~0ull : (1ull << s) - 1;
             LANES({ uint64_t v = A; for (int k = 0; k < I->n; k++) RD(dl[k]) = (v >> (k * s)) & mk; }); } vmnext
         vmcase(SREG)
-            if (I->imm == BC_SR_TID && I->m1 < 3) {   /* %tid.{x,y,z}: the launch's rows, or stepped lane by lane */
+            if (I->imm == BC_SR_TID && I->m1 < 3) {   /* %tid.{x,y,z} stepped lane by lane: no divisions per lane */
                 uint32_t bx = L->cfg.block[0], by = L->cfg.block[1], lin = (uint32_t)w->id * BC_WARP;
                 uint32_t t[3] = { lin % bx, lin / bx % by, lin / (bx * by) };
-                if (m == FULL)
-                    memcpy(R + I->d, L->tid_rows + ((size_t)w->id * 3 + I->m1) * BC_WARP, sizeof *R * BC_WARP);
-                else for (int l = 0; l < BC_WARP; l++) {
+                if (m == FULL && t[0] + BC_WARP <= bx) {     /* the warp within one row of the block */
+                    uint64_t v = t[I->m1], step = I->m1 == 0;
+                    _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = v + step * (uint64_t)l;
+                } else for (int l = 0; l < BC_WARP; l++) {
                     if ((m >> l) & 1) D = t[I->m1];
                     if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
                 }

@@ -753,17 +753,9 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         L->consts[r->slot] = base + (uint64_t)r->addend;
     }
     free(sh_off);
-    L->tid_rows = malloc(sizeof *L->tid_rows * 3 * BC_WARP * (size_t)L->nwarps);
-    if (!L->tid_rows) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }
-    for (uint32_t t = 0; t < (uint32_t)L->nwarps * BC_WARP; t++) {   /* lanes past the block's last thread too */
-        uint64_t *row = L->tid_rows + (size_t)(t / BC_WARP) * 3 * BC_WARP + t % BC_WARP;
-        row[0] = t % L->cfg.block[0];
-        row[BC_WARP] = t / L->cfg.block[0] % L->cfg.block[1];
-        row[2 * BC_WARP] = t / (L->cfg.block[0] * L->cfg.block[1]);
-    }
     L->const_bank = m->const_image;
     L->frames_full = (cfg->hooks && cfg->hooks->step) || !m->call_save;
-    if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L->tid_rows); free(L); return NULL; }
+    if (zero_ranges(L)) { snprintf(fault->msg, sizeof fault->msg, "out of memory"); fault->status = VM_ERROR; free(L->consts); free(L); return NULL; }
     /* a kernel that reads the grid-sync workspace pointer is launched cooperatively */
     int coop = uses_grid_sync(m, kernel);
     uint64_t res = L->cfg.resident > 0 ? (uint64_t)L->cfg.resident : 1;
@@ -777,7 +769,7 @@ vm_launch *vm_launch_new(const bc_module *m, mem_space *mem, const uint64_t *var
         snprintf(fault->msg, sizeof fault->msg, "kernel '%s' uses grid-wide sync (a cooperative launch): all %llu blocks "
                  "must be resident at once, --resident %llu is too few", k->name, (unsigned long long)L->nctas,
                  (unsigned long long)res);
-    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L->tid_rows); free(L->zero); free(L); return NULL; }
+    if (fault->msg[0]) { fault->status = VM_ERROR; fault->bad_launch = 1; free(L->consts); free(L->zero); free(L); return NULL; }
     if (res > L->nctas) res = L->nctas;
     L->nres = (int)res;
     L->ctas = calloc((size_t)L->nres, sizeof *L->ctas);
@@ -940,7 +932,6 @@ void vm_launch_free(vm_launch *L)
     free(L->ctas);
     if (L->grid_ws) mem_free(L->mem, L->grid_ws);
     free(L->consts);
-    free(L->tid_rows);
     free(L->zero);
     free(L->fault.report);
     free(L);

@@ -285,7 +285,6 @@ struct vm_launch {
     uint64_t local_stride;     /* vm_local_stride(cfg.local_size) */
     int kfunc;
     uint64_t *consts;          /* the constant pool with addresses patched in */
-    uint64_t *tid_rows;        /* %tid.x, .y, .z of the 32 lanes of each warp of a block: 3 rows a warp */
     uint64_t *var_addr;        /* per module variable: its address in its space */
     uint8_t *const_bank;
     uint64_t shared_size;      /* the CTA's shared window (user bytes, rounded up to VM_SMEM_GRANULE) */
