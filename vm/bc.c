@@ -250,10 +250,10 @@ void bc_disassemble(const bc_module *m, int func, FILE *out)
             fprintf(out, "%6u  %-60s ; ptx:%d%s%s", pc, text, m->code[pc].line, loc[0] ? "  " : "", loc);
             if (m->fused && m->fused[pc].op != m->code[pc].op) {   /* a superinstruction starts here (vm/fuse.c) */
                 const bc_insn *h = &m->fused[pc];
-                int fin = (h->op == OP_LDS_FMA && m->fuse_heads[h->x].fin >= 0) || (h->op == OP_LDG_STS && h->m2);
                 fprintf(out, "  [fused: %s x%u%s]", bc_op_name[h->op],   /* triples, or instructions */
                         h->op == OP_WIDE_ADD || h->op == OP_LDG_STS ? 2 : h->b,
-                        fin ? ", shared rows checked once a block" : "");   /* bc_flow_final_at */
+                        !bc_fuse_cached(m, pc) ? "" : h->op == OP_SETP_BRA ? ", a compare done once a block"
+                                                                            : ", shared rows checked once a block");
             }
             fprintf(out, "\n");
         }

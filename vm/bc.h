@@ -316,6 +316,8 @@ typedef struct bc_fuse_head { int64_t alo, ahi, blo, bhi; uint32_t first, ndead;
  * OP_SETP_BRA's compare of two final rows bc_fuse_bra.fin1/fin2), else -1 (0): a warp's handler
  * checks those rows' shapes and ranges, or computes the compare's lanes, once per block. */
 enum { BC_FIN_MAX = 64 };
+/* Whether the superinstruction at pc (of bc_module.fused) has such a cache id. */
+int bc_fuse_cached(const bc_module *m, uint32_t pc);
 /* OP_LDS_FMA's e: results of the triple the handler need not write; the
  * triple's first load is from the second base register of the run's first;
  * its fma is fma.rn.ftz.f32 (every fma of a run is the same) */

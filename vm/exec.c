@@ -1178,19 +1178,6 @@ __attribute__((target("fma"))) static void fma64_row(uint64_t *d, const uint64_t
 }
 #endif
 
-/* Bit l set where lane l's predicate slot rg[l] is true (bit 0). */
-static inline uint32_t pred_bits(const uint64_t *rg)
-{
-    uint32_t g = 0;
-#if defined(__AVX2__)
-    for (int k = 0; k < BC_WARP; k += 4)       /* bit 0 of 4 slots to their sign bits, 4 at a time */
-        g |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(rg + k)), 63))) << k;
-#else
-    for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l;
-#endif
-    return g;
-}
-
 /* ---- OP_SETP_BRA (vm/fuse.c) ---- */
 /* Bit l set where compare k (an OP_SETP_* of integers, as bc_fuse_bra's k1) of a[l] and b[l]
  * holds, for all 32 lanes (lanes outside the group are compared too: a compare reads only);
@@ -1265,9 +1252,9 @@ static inline void bits_row(uint64_t *d, uint32_t g, uint32_t group)
  * from w's cache, computed when a whole group first runs it in the block. */
 static inline uint32_t cmp_fin(vm_warp *w, int fin, uint32_t k, const uint64_t *a, const uint64_t *b, uint32_t group)
 {
-    if (fin >= 0 && (w->fin_ok >> fin & 1)) return w->fin_mask[fin];
+    if (fin >= 0 && (w->fin_ok >> fin & 1)) return w->fin_val[fin];
     uint32_t g = cmp_bits(k, a, b);
-    if (fin >= 0 && group == FULL) w->fin_ok |= 1ull << fin, w->fin_mask[fin] = g;
+    if (fin >= 0 && group == FULL) w->fin_ok |= 1ull << fin, w->fin_val[fin] = g;
     return g;
 }
 /* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
@@ -1778,12 +1765,12 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, vm_wa
     uint64_t amn, amx, aany, bmn, bmx, bany;   /* each side's lowest and highest address, and their OR */
     int a4, b4;
     if (hd->fin >= 0 && (w->fin_ok >> hd->fin & 1)) {   /* final rows, checked before in this block */
-        a4 = w->fin_shape[hd->fin] / 3, b4 = w->fin_shape[hd->fin] % 3;
+        a4 = (int)(w->fin_val[hd->fin] / 3), b4 = (int)(w->fin_val[hd->fin] % 3);
     } else {
         a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
         if (b4 >= 0 && (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)))
             return 0;
-        if (b4 >= 0 && hd->fin >= 0) w->fin_ok |= 1ull << hd->fin, w->fin_shape[hd->fin] = (uint8_t)(a4 * 3 + b4);
+        if (b4 >= 0 && hd->fin >= 0) w->fin_ok |= 1ull << hd->fin, w->fin_val[hd->fin] = (uint32_t)(a4 * 3 + b4);
     }
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         uint32_t c = I[2].c;
@@ -3082,7 +3069,7 @@ next_group:
         if (I->guard != BC_NO_GUARD) {
             uint32_t g = 0;
             const uint64_t *rg = R + I->guard;
-            if (group == FULL) g = pred_bits(rg);
+            if (group == FULL) g = vm_pred_bits(rg);
             else for (uint32_t mm = group; mm; mm &= mm - 1) {
                 int l = __builtin_ctz(mm);
                 g |= (uint32_t)(rg[l] & 1) << l;

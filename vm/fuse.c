@@ -149,7 +149,7 @@ static int fuse_room(fuse_out *o, uint32_t n)
 /* A cache id for a head at p of f whose rows a and b (slot fields) are final there, or -1. */
 static int32_t fin_id(const bc_module *m, const bc_func *f, fuse_out *o, uint32_t p, uint32_t a, uint32_t b)
 {
-    if (o->nfin >= BC_FIN_MAX || !bc_flow_final_at(m, f, a, p) || !bc_flow_final_at(m, f, b, p)) return -1;
+    if (o->nfin >= BC_FIN_MAX || !bc_flow_final_at(m, f, a, p) || (b != a && !bc_flow_final_at(m, f, b, p))) return -1;
     return (int32_t)o->nfin++;
 }
 
@@ -418,6 +418,15 @@ static uint32_t fuse_at(const bc_module *m, const bc_func *f, fuse_counts *c, bc
     if (ldg_sts_pair(m->code, p, end)) { mark_ldg_sts(m, f, counts_of(c), fused, p, o); return 2; }
     if ((len = match_setp_bra(m->code, p, end, &br))) { mark_setp_bra(m, f, counts_of(c), fused, p, br, o); return len; }
     return mark_alu_run(m->code, fused, p, end);
+}
+
+int bc_fuse_cached(const bc_module *m, uint32_t pc)
+{
+    const bc_insn *h = m->fused ? &m->fused[pc] : NULL;
+    if (!h) return 0;
+    if (h->op == OP_LDS_FMA) return m->fuse_heads[h->x].fin >= 0;
+    if (h->op == OP_LDG_STS) return h->m2 != 0;
+    return h->op == OP_SETP_BRA && (m->fuse_bras[h->x].fin1 >= 0 || m->fuse_bras[h->x].fin2 >= 0);
 }
 
 void bc_fuse(bc_module *m)

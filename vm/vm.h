@@ -11,7 +11,9 @@
 #ifndef PTXEMU_VM_H
 #define PTXEMU_VM_H
 
-#ifdef __SSE2__
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #include <stdint.h>
@@ -85,11 +87,11 @@ typedef struct vm_warp {
     struct vm_stack { uint64_t *v; uint32_t n, cap, depth; } stack[BC_WARP];
     uint32_t called;           /* lanes whose stack depth is above 0 (inside a .func) */
     uint64_t tick;
-    /* the fused handlers' checks of final rows (bc_fuse_head.fin): bit id set when id's rows
-     * passed for this warp in this block, with the shapes they found */
+    /* the fused handlers' work on final rows (bc_fuse_head.fin, bc_fuse_bra.fin1/2): bit id set
+     * when id's was done for this warp in this block, with its result (an OP_LDS_FMA's shapes,
+     * a compare's lanes) */
     uint64_t fin_ok;
-    uint8_t fin_shape[BC_FIN_MAX];
-    uint32_t fin_mask[BC_FIN_MAX];     /* a cached compare's lanes */
+    uint32_t fin_val[BC_FIN_MAX];
 } vm_warp;
 
 typedef struct vm_barrier {
@@ -426,6 +428,24 @@ static inline void vm_fill_pcs(uint32_t *pcs, uint32_t v)
 #else
     for (int l = 0; l < BC_WARP; l++) pcs[l] = v;
 #endif
+}
+
+/* Bit l set where bit 0 of slot rg[l] is (a predicate row, or a vote's): bit 0 of 4 slots
+ * to their sign bits and movmskpd where AVX2 is built in, of 2 slots by SSE2 (every x86-64),
+ * else lane by lane (a loop of shifts and ors took 257 host instructions a warp). */
+static inline uint32_t vm_pred_bits(const uint64_t *rg)
+{
+    uint32_t g = 0;
+#if defined(__AVX2__)
+    for (int k = 0; k < BC_WARP; k += 4)
+        g |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(_mm256_loadu_si256((const __m256i *)(rg + k)), 63))) << k;
+#elif defined(__SSE2__)
+    for (int k = 0; k < BC_WARP; k += 2)
+        g |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(_mm_slli_epi64(_mm_loadu_si128((const __m128i *)(rg + k)), 63))) << k;
+#else
+    for (int l = 0; l < BC_WARP; l++) g |= (uint32_t)(rg[l] & 1) << l;
+#endif
+    return g;
 }
 
 double vm_now(void);           /* monotonic seconds */

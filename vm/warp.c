@@ -17,9 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <emmintrin.h>
-#endif
 #include "vm.h"
 #include "mma.h"
 
@@ -316,20 +313,6 @@ SHFL_CLONES static void shfl_group(uint64_t *R, const bc_insn *I, uint32_t P)
     if (I->flags & BC_IF_HAS_E) for (int l = 0; l < BC_WARP; l++) re[l] = (P >> l) & 1 ? e[l] : re[l];
 }
 
-/* Bit l set where bit 0 of slot ra[l] is: two slots a step by SSE2's movmskpd (every x86-64
- * has it; a lane loop of shifts and ors took 257 host instructions a warp). */
-static inline __attribute__((always_inline)) uint32_t low_bits32(const uint64_t *ra)
-{
-    uint32_t ones = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-    for (int l = 0; l < BC_WARP; l += 2)
-        ones |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(_mm_slli_epi64(_mm_loadu_si128((const __m128i *)(ra + l)), 63))) << l;
-#else
-    for (int l = 0; l < BC_WARP; l++) ones |= (uint32_t)(ra[l] & 1) << l;
-#endif
-    return ones;
-}
-
 /* vote and redux by a whole warp whose membermask is every lane (what
  * __ballot_sync(~0u, p) and __reduce_add_sync(~0u, v) issue): coll_complete's
  * result in loops over all 32 lanes, no lookups per lane. */
@@ -343,7 +326,7 @@ SHFL_CLONES static void vote_redux_warp(uint64_t *R, const bc_insn *I)
         for (int l = 1; l < BC_WARP; l++) acc = redux_step(I->m1, sgn, acc, (uint32_t)ra[l]);
         r = acc;
     } else {
-        uint32_t ones = low_bits32(ra) ^ ((I->flags & BC_IF_NEG) ? 0xffffffffu : 0);
+        uint32_t ones = vm_pred_bits(ra) ^ ((I->flags & BC_IF_NEG) ? 0xffffffffu : 0);
         r = I->op == OP_VOTE_ALL ? ones == 0xffffffffu : I->op == OP_VOTE_ANY ? ones != 0
           : I->op == OP_VOTE_UNI ? (ones == 0 || ones == 0xffffffffu) : ones;
     }

@@ -379,11 +379,8 @@ static void run_fin(ptxemu_device *dev, const ptxemu_module *m, const char *kern
     enum { T = 64, N = 256 };
     const bc_module *bm = m->bc;
     int k = bc_find_func(bm, kernel), fin = 0;
-    for (uint32_t pc = k >= 0 ? bm->funcs[k].pc_begin : 0; k >= 0 && bm->fused && pc < bm->funcs[k].pc_end; pc++) {
-        const bc_insn *h = &bm->fused[pc];
-        fin += (h->op == OP_LDS_FMA && bm->fuse_heads[h->x].fin >= 0) || (h->op == OP_LDG_STS && h->m2) ||
-               (h->op == OP_SETP_BRA && (bm->fuse_bras[h->x].fin1 >= 0 || bm->fuse_bras[h->x].fin2 >= 0));
-    }
+    for (uint32_t pc = k >= 0 ? bm->funcs[k].pc_begin : 0; k >= 0 && pc < bm->funcs[k].pc_end; pc++)
+        fin += bc_fuse_cached(bm, pc);
     char what[160];
     snprintf(what, sizeof what, "fused_fin.ptx %s: %d superinstructions with final rows (want %d)", kernel, fin, want_fin);
     check(fin == want_fin, what);
