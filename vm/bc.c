@@ -250,10 +250,12 @@ void bc_disassemble(const bc_module *m, int func, FILE *out)
             fprintf(out, "%6u  %-60s ; ptx:%d%s%s", pc, text, m->code[pc].line, loc[0] ? "  " : "", loc);
             if (m->fused && m->fused[pc].op != m->code[pc].op) {   /* a superinstruction starts here (vm/fuse.c) */
                 const bc_insn *h = &m->fused[pc];
-                fprintf(out, "  [fused: %s x%u%s]", bc_op_name[h->op],   /* triples, or instructions */
+                int fall = h->op == OP_SETP_BRA && (m->fuse_bras[h->x].dead & BC_FUSE_MD_FALL);
+                fprintf(out, "  [fused: %s x%u%s%s]", bc_op_name[h->op],   /* triples, or instructions */
                         h->op == OP_WIDE_ADD || h->op == OP_LDG_STS ? 2 : h->b,
                         !bc_fuse_cached(m, pc) ? "" : h->op == OP_SETP_BRA ? ", a compare done once a block"
-                                                                            : ", shared rows checked once a block");
+                                                                            : ", shared rows checked once a block",
+                        fall ? ", the mov only where it branches" : "");
             }
             fprintf(out, "\n");
         }

@@ -328,7 +328,9 @@ enum { BC_FUSE_X_DEAD = 1, BC_FUSE_Y_DEAD = 2, BC_FUSE_ACC_DEAD = 4, BC_FUSE_SWA
  * all; k1, k2 are the setp opcodes (OP_SETP_EQ ... OP_SETP_LE_U), k2 = 0 with one compare,
  * bop OP_AND, OP_OR or OP_XOR, md = BC_NO_GUARD without a mov (a mov, or a cvt.zx such as
  * mov.f32 compiles to: md = ma & mmask); dead: the predicates no other instruction reads
- * (BC_FUSE_D1_DEAD...), which the handler need not write. */
+ * (BC_FUSE_D1_DEAD...), which the handler need not write; BC_FUSE_MD_FALL: the lanes that do
+ * not branch overwrite md before reading it (bc_flow_overwritten: nvcc's `mov x, 0` before a
+ * guarded load into x), so the handler writes it only for the lanes that branch. */
 typedef struct bc_fuse_bra {
     uint64_t mmask;
     uint32_t a1, b1, d1, a2, b2, d2, d3, md, ma, target, len;   /* target: the bra's (read from its
@@ -337,7 +339,7 @@ typedef struct bc_fuse_bra {
     uint8_t neg, dead;
     int8_t fin1, fin2;                 /* each compare's cache id when both its operands are final (BC_FIN_MAX), or -1 */
 } bc_fuse_bra;
-enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4 };
+enum { BC_FUSE_D1_DEAD = 1, BC_FUSE_D2_DEAD = 2, BC_FUSE_D3_DEAD = 4, BC_FUSE_MD_FALL = 8 };
 /* The instructions an OP_ALU_RUN runs (besides OP_CVT_ZX), unguarded: vm/fuse.c marks runs of
  * them, vm/exec.c's handler has a case for each (their lane expressions ALU_<name>; the 32-bit
  * multiplies and shifts also have whole-warp rows there, BC_ALU_RUN_ROWS). */
@@ -357,6 +359,12 @@ int bc_flow_read_counts(const bc_module *m, const bc_func *f, uint32_t *count);
  * none comes again), in a kernel without calls or indirect branches.  The fused handlers
  * then check that row's shape once per warp and block (vm_warp.fin_ok). */
 int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc);
+/* flow.c: whether every lane that goes on at pc (absolute, in f) surely writes the register
+ * that slot field v names before anything could read it, on the straight line from pc (no
+ * branch, call, return or exit on the way; a collective that reads it reads it).  A value
+ * written to it just before then is never seen: the fused compare-and-branch skips a mov
+ * into it for the lanes that do not branch (vm/fuse.c's bc_fuse_bra.mfall). */
+int bc_flow_overwritten(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc);
 
 /* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the
  * register operands of f's collectives that surely hold a constant set by an unguarded

@@ -1258,7 +1258,8 @@ static inline uint32_t cmp_fin(vm_warp *w, int fin, uint32_t k, const uint64_t *
     return g;
 }
 /* The compares, bool and mov of run F (vm/fuse.c) for the lanes of group, the rows of
- * their live predicates written; returns the mask of the lanes whose branch condition
+ * their live predicates written (the mov's only for the lanes that branch where the others
+ * overwrite it, BC_FUSE_MD_FALL); returns the mask of the lanes whose branch condition
  * holds (before the guard's negation). */
 static inline __attribute__((always_inline)) uint32_t setp_bra_run(vm_warp *w, uint64_t *R, const bc_fuse_bra *F,
                                                                    uint32_t group)
@@ -1275,10 +1276,11 @@ static inline __attribute__((always_inline)) uint32_t setp_bra_run(vm_warp *w, u
         uint64_t *d = R + F->md;
         const uint64_t *a = R + F->ma;
         uint64_t mk = F->mmask;
-        if (group == FULL) {       /* d and a are one row or rows apart */
+        uint32_t mw = !(F->dead & BC_FUSE_MD_FALL) ? group : F->neg ? group & ~g : group & g;
+        if (mw == FULL) {          /* d and a are one row or rows apart */
             _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) d[l] = a[l] & mk;
         }
-        else for (uint32_t mm = group; mm; mm &= mm - 1) { int l = __builtin_ctz(mm); d[l] = a[l] & mk; }
+        else for (uint32_t mm = mw; mm; mm &= mm - 1) { int l = __builtin_ctz(mm); d[l] = a[l] & mk; }
     }
     return g & group;
 }

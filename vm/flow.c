@@ -461,6 +461,23 @@ int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t 
 }
 
 
+enum { FLOW_OVERWRITE_SCAN = 16 };       /* instructions looked at after pc */
+int bc_flow_overwritten(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc)
+{
+    flow_fn F = { .m = m, .f = f };
+    int64_t r = reg_of(f, v), x[FLOW_MAX_OPS];
+    if (r < 0 || pc < f->pc_begin) return 0;
+    for (uint32_t p = pc; p < f->pc_end && p < pc + FLOW_OVERWRITE_SCAN; p++) {
+        const bc_insn *I = &m->code[p];
+        if (ends_block(I) || bc_op_fmt[I->op] == F_CALL) return 0;   /* a call's arguments are not in insn_uses */
+        int n = insn_uses(&F, I, x);
+        for (int k = 0; k < n; k++) if (x[k] == r) return 0;
+        n = insn_defs(&F, I, x);
+        for (int k = 0; k < n; k++) if (x[k] == r) return 1;
+    }
+    return 0;
+}
+
 /* Backward liveness over F's blocks to a fixpoint (F->in holds live-in per
  * block), then one pass handing each call site its live-after set. */
 static int liveness(flow_fn *F, void (*at_call)(void *, uint32_t pc, const uint64_t *live), void *ctx)

@@ -290,7 +290,8 @@ static void mark_setp_bra(const bc_module *m, const bc_func *f, const uint32_t *
     /* d1 is read by the bool, or by the bra's guard; d2 by the bool; d3 by the guard */
     b.dead = (uint8_t)((read_once(f, count, b.d1) ? BC_FUSE_D1_DEAD : 0) |
                        (b.k2 && read_once(f, count, b.d2) ? BC_FUSE_D2_DEAD : 0) |
-                       (b.k2 && read_once(f, count, b.d3) ? BC_FUSE_D3_DEAD : 0));
+                       (b.k2 && read_once(f, count, b.d3) ? BC_FUSE_D3_DEAD : 0) |
+                       (b.md != BC_NO_GUARD && bc_flow_overwritten(m, f, b.md, p + b.len) ? BC_FUSE_MD_FALL : 0));
     b.fin1 = (int8_t)fin_id(m, f, o, p, b.a1, b.b1);      /* the compares run at p */
     b.fin2 = (int8_t)(b.k2 ? fin_id(m, f, o, p, b.a2, b.b2) : -1);
     fused[p].op = OP_SETP_BRA;

@@ -270,6 +270,9 @@ static uint32_t bra_model(uint32_t tid, uint32_t flip)
     }
     uint32_t i = 0, n = tid % 5 + 1;                           /* H */
     do acc = acc * 3 + i++; while (i < n);
+    acc = acc * 31 + (x > y ? 77u : (tid + 3) * (uint32_t)x);  /* M */
+    acc = acc * 31 + (x < 0 ? tid : (tid + (uint32_t)y) * 5);  /* N */
+    acc = acc * 31 + 2 * tid + (uint32_t)x;                     /* O */
     uint32_t r20 = acc + ((y < 0 && tid <= 20) ? 2 : 1);       /* I */
     acc = r20 * 31 + 1;
     uint16_t h1 = (uint16_t)x, h2 = (uint16_t)(h1 + 300), h3 = (uint16_t)(h2 * h1 + 7), h4 = (uint16_t)(h3 >> 3);   /* R */
@@ -442,7 +445,16 @@ int main(void)
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) heads += mb->bc->fused[pc].op == OP_SETP_BRA;
         int wide = 0;
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++) wide += mb->bc->fused[pc].op == OP_WIDE_ADD;
-        check(heads == 12, "fused_bra.ptx: twelve compares and branches marked");
+        check(heads == 16, "fused_bra.ptx: sixteen compares and branches marked");
+        /* fused_bra.ptx's lines: 58 C's compare (the fall-through sets f3 again), 144 M's, 153 N's, 162 and 167 O's */
+        int fall = 0, other = 0;
+        for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++)
+            if (mb->bc->fused[pc].op == OP_SETP_BRA && (mb->bc->fuse_bras[mb->bc->fused[pc].x].dead & BC_FUSE_MD_FALL)) {
+                int line = mb->bc->code[pc].line;
+                if (line == 58 || line == 144 || line == 162 || line == 167) fall++;
+                else other++, printf("  MD_FALL at line %d\n", line);
+            }
+        check(fall == 4 && !other, "fused_bra.ptx: the movs of C, M and O taken only by the lanes that branch, no other");
         check(wide == 4, "fused_bra.ptx: four mul.wide + add.s64 pairs marked");
         int alu = 0;
         for (uint32_t pc = 0; mb->bc->fused && pc < mb->bc->ncode; pc++)
