@@ -600,6 +600,7 @@ static __attribute__((noinline)) int group_note(vm_launch *L, struct par_alloc *
             return par_track_row(L, L->par_tag, pa, ra[0] + rel, 32ull * tot, write);
         }
         uint64_t e0 = ra[0], e1 = ra[16];
+        d = 0;
         for (int l = 0; l < 16; l++, e0 += tot, e1 += tot) d |= (ra[l] ^ e0) | (ra[16 + l] ^ e1);
         if (!d)
             return par_track_row(L, L->par_tag, pa, ra[0] + rel, 16ull * tot, write) ||
