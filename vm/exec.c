@@ -1940,12 +1940,40 @@ static __attribute__((noinline)) int ldg_sts_rows(vm_launch *L, vm_cta *cta, vm_
     store_row(rs, x, hs + (uint64_t)J->imm, 4);
     return 1;
 }
-/* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
- * whole warp: 1 when done, 0 with nothing done when either side's lanes are not all in range
- * and aligned (the original instructions then run, and fault at the exact pc).  x is written
- * unless dead.  The usual case, both sides' 8-lane groups side by side and x dead, is four
- * 32-byte copies, each side range-checked at its groups' ends; the rest is ldg_sts_rows. */
-static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+/* ldg_sts_run's usual case: the host address of lane 0's load (ld.global.b32 [a + imm] of a
+ * whole warp, a = ra[]) when the lanes' 8-lane groups lie side by side, in range and aligned
+ * in the global buffer hit last or the one before it, which no worker of a parallel launch
+ * tracks reads of; else 0 (the general path, group_base_shape, decides). */
+static inline __attribute__((always_inline)) uintptr_t ldg_side_base(const vm_launch *L, const uint64_t *ra, uint64_t imm)
+{
+    const uint64_t a0 = ra[0] + imm;
+    uint64_t off, size;
+    const uint8_t *host;
+    const struct par_alloc *pa;
+    if (a0 - L->gc_base < L->gc_size) off = L->gc_base, size = L->gc_size, host = L->gc_host, pa = L->gc_pa;
+    else if (a0 - L->gc2_base < L->gc2_size) off = L->gc2_base, size = L->gc2_size, host = L->gc2_host, pa = L->gc2_pa;
+    else return 0;
+    if (!host || size < 8 * 4 || (pa && !pa->ro)) return 0;
+    const uint64_t glim = size - 8 * 4;   /* a group's first offset at most this: its last word ends by size */
+    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
+    __m256i side = _mm256_setzero_si256();
+    uint64_t bad = 0, any = 0;
+#pragma GCC unroll 4
+    for (int g = 0; g < BC_WARP; g += 8) {
+        const uint64_t f = ra[g];
+        const __m256i first = _mm256_set1_epi64x((long long)f);
+        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(ra + g)), first),
+                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(ra + g + 4)), first);
+        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
+        bad |= 0 - (uint64_t)(f + imm - off > glim);
+        any |= f + imm;
+    }
+    if (bad || (any & 3) || !_mm256_testz_si256(side, side)) return 0;
+    return (uintptr_t)host - (uintptr_t)off + (uintptr_t)imm;
+}
+/* ldg_sts_run's general case: either side's rows checked here (the shared side's verdict kept
+ * when it is final, vm_warp.fin_ok), a live value, other shapes (ldg_sts_rows). */
+static __attribute__((noinline)) int ldg_sts_gen(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
                                                  const bc_insn *J, int dead)
 {
     const uint64_t *ra = R + I->a, *rs = R + J->a;
@@ -1963,6 +1991,30 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
     for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
         memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
     return 1;
+}
+/* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
+ * whole warp: 1 when done, 0 with nothing done when either side's lanes are not all in range
+ * and aligned (the original instructions then run, and fault at the exact pc).  x is written
+ * unless dead.  The usual case, both sides' 8-lane groups side by side and x dead, is four
+ * 32-byte copies, each side range-checked at its groups' ends; the shared side, when final,
+ * once a block (its groups then lie side by side in range: only the global side is looked at,
+ * ldg_side_base); the rest is ldg_sts_gen. */
+static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                 const bc_insn *J, int dead)
+{
+    const int fin = I->m2 - 1;
+    if (dead && fin >= 0 && (w->fin_ok >> fin & 1)) {
+        const uint64_t *ra = R + I->a, *rs = R + J->a;
+        const uintptr_t gb = ldg_side_base(L, ra, (uint64_t)I->imm);
+        if (gb) {
+            const uintptr_t sb = (uintptr_t)cta->shared + (uint64_t)J->imm;
+#pragma GCC unroll 4
+            for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
+                memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+            return 1;
+        }
+    }
+    return ldg_sts_gen(L, cta, w, R, I, J, dead);
 }
 #endif
 
