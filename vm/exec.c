@@ -1286,6 +1286,26 @@ static inline __attribute__((always_inline)) uint32_t setp_bra_run(vm_warp *w, u
     return g & group;
 }
 
+/* %tid.x (which 0), .y (1) or .z (2) into d[l] for the lanes m of a warp whose first thread is
+ * lin (its linear index in a block of width bx and height by; t its x, y and z).  A whole warp
+ * in a block of power-of-two sides (2-D blocks of 16 x 16: a warp spans rows) is shifts and
+ * masks of each lane's linear index; else each lane's x, y, z stepped from the last lane's. */
+static __attribute__((noinline)) void tid_lanes(uint64_t *d, uint32_t m, uint32_t lin, uint32_t bx, uint32_t by,
+                                                 uint32_t *t, int which)
+{
+    if (m == 0xffffffffu && !(bx & (bx - 1)) && !(by & (by - 1))) {
+        const int sx = __builtin_ctz(bx), sy = __builtin_ctz(by);
+        const uint32_t shift = which == 0 ? 0 : which == 1 ? (uint32_t)sx : (uint32_t)(sx + sy);
+        const uint64_t mask = which == 0 ? bx - 1 : which == 1 ? by - 1 : ~0ull;
+        for (int l = 0; l < BC_WARP; l++) d[l] = ((uint64_t)(lin + (uint32_t)l) >> shift) & mask;
+        return;
+    }
+    for (int l = 0; l < BC_WARP; l++) {
+        if ((m >> l) & 1) d[l] = t[which];
+        if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
+    }
+}
+
 /* Loads and stores of 1, 2, 4 or 8 bytes (little-endian host). */
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
 {
@@ -3159,10 +3179,7 @@ next_group:
                 if (m == FULL && t[0] + BC_WARP <= bx) {     /* the warp within one row of the block */
                     uint64_t v = t[I->m1], step = I->m1 == 0;
                     _Pragma("GCC ivdep") for (int l = 0; l < BC_WARP; l++) D = v + step * (uint64_t)l;
-                } else for (int l = 0; l < BC_WARP; l++) {
-                    if ((m >> l) & 1) D = t[I->m1];
-                    if (++t[0] == bx) { t[0] = 0; if (++t[1] == by) { t[1] = 0; t[2]++; } }
-                }
+                } else tid_lanes(R + I->d, m, lin, bx, by, t, I->m1);
             } else if (I->imm == BC_SR_LANEID) LANES_D((uint64_t)l);
             else {
                 FLUSH_COUNTS();            /* %clock and %globaltimer count instructions */
