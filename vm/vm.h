@@ -482,11 +482,22 @@ static inline int vm_next_turn_whole(vm_launch *L, vm_cta *c, vm_turn *t)
     if (i >= c->nwarps) return 0;
     vm_warp *x = &c->warps[i];
     if (x->live != 0xffffffffu) return 0;
-    uint32_t p0 = x->pc[0], d = 0;
+    uint32_t p0 = x->pc[0];
+#if defined(__AVX2__)
+    /* every state byte 0 (LANE_READY), every pc p0: two vptests */
+    const __m256i st = _mm256_loadu_si256((const __m256i *)x->state), p = _mm256_set1_epi32((int)p0);
+    __m256i d = _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)x->pc), p),
+                                _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 8)), p));
+    d = _mm256_or_si256(d, _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 16)), p),
+                                           _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 24)), p)));
+    if (!_mm256_testz_si256(st, st) || !_mm256_testz_si256(d, d)) return 0;
+#else
+    uint32_t d = 0;
     uint8_t st = 0;
     for (int l = 0; l < BC_WARP; l++) st |= x->state[l];      /* LANE_READY is 0 */
     for (int l = 0; l < BC_WARP; l++) d |= x->pc[l] ^ p0;
     if (st | d) return 0;
+#endif
     uint64_t tick = ++x->tick;
     for (int l = 0; l < BC_WARP; l++) x->lastrun[l] = tick;
     L->turn_progress = 1;
