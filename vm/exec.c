@@ -1711,8 +1711,20 @@ lds_fma_group(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t n, const 
         }
     }
 }
+/* A whole warp's shape for lds_fma_warp besides ROW8_SIDE and ROW8_SAME: every group on one
+ * address, groups 0 and 1 on the same one, and 2 and 3 (a 16-wide 2-D block's A[ty][k]: the
+ * lanes of a row read one word): two broadcasts for the four groups. */
+enum { LDS_PAIRS = 3, LDS_SHAPES = 4 };
+/* Group g's 8 values at p[g] + off for a side of shape sh (a constant where it is inlined);
+ * prev, group g - 1's, is group g's too when g is odd and the side's groups are LDS_PAIRS. */
+static inline __attribute__((always_inline)) __m256 lds_group_load(int sh, const uint8_t *const *p, int g,
+                                                                   uint64_t off, __m256 prev)
+{
+    if (sh == LDS_PAIRS && (g & 1)) return prev;
+    return row8_load(sh == LDS_PAIRS ? ROW8_SAME : sh, p[g], off, _mm256_setzero_si256());
+}
 /* The same for all 4 groups of 8 lanes, whose addresses all have the shapes
- * sa and sb (ROW8_SIDE or ROW8_SAME: no gather): four accumulators, four
+ * sa and sb (ROW8_SIDE, ROW8_SAME or LDS_PAIRS: no gather): four accumulators, four
  * independent chains of fmas.  The run writes neither base (vm/fuse.c), so the
  * groups' bases are read once, into registers.  The first nd triples write
  * nothing (dead): their loop has no test, and its loads go straight into the fmas. */
@@ -1730,18 +1742,23 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t nd, uint32
         pa[g] = sh + ra[8 * g], pb[g] = sh + rb[8 * g];
     }
     uint32_t k = 0;
+    (void)none;
     for (; k < nd; k++) {
         const uint64_t ia = (uint64_t)T[k].ia, ib = (uint64_t)T[k].ib;
+        __m256 u = _mm256_setzero_ps(), v = _mm256_setzero_ps();
 #pragma GCC unroll 4
-        for (int g = 0; g < 4; g++) acc[g] = _mm256_fmadd_ps(row8_load(sa, pa[g], ia, none), row8_load(sb, pb[g], ib, none), acc[g]);
+        for (int g = 0; g < 4; g++) {
+            u = lds_group_load(sa, pa, g, ia, u), v = lds_group_load(sb, pb, g, ib, v);
+            acc[g] = _mm256_fmadd_ps(u, v, acc[g]);
+        }
     }
     for (; k < n; k++) {
         const lds_step *t = &T[k];
         __m256 u[4], v[4];
 #pragma GCC unroll 4
         for (int g = 0; g < 4; g++) {
-            u[g] = row8_load(sa, pa[g], (uint64_t)t->ia, none);
-            v[g] = row8_load(sb, pb[g], (uint64_t)t->ib, none);
+            u[g] = lds_group_load(sa, pa, g, (uint64_t)t->ia, g ? u[g - 1] : _mm256_setzero_ps());
+            v[g] = lds_group_load(sb, pb, g, (uint64_t)t->ib, g ? v[g - 1] : _mm256_setzero_ps());
             acc[g] = _mm256_fmadd_ps(u[g], v[g], acc[g]);
         }
         if (__builtin_expect(t->dead != (BC_FUSE_X_DEAD | BC_FUSE_Y_DEAD | BC_FUSE_ACC_DEAD), 0))
@@ -1788,21 +1805,25 @@ __attribute__((target("fma"))) static int lds_fma_rows(const bc_module *M, vm_wa
     uint64_t amn, amx, aany, bmn, bmx, bany;   /* each side's lowest and highest address, and their OR */
     int a4, b4;
     if (hd->fin >= 0 && (w->fin_ok >> hd->fin & 1)) {   /* final rows, checked before in this block */
-        a4 = (int)(w->fin_val[hd->fin] / 3), b4 = (int)(w->fin_val[hd->fin] % 3);
+        a4 = (int)(w->fin_val[hd->fin] / LDS_SHAPES), b4 = (int)(w->fin_val[hd->fin] % LDS_SHAPES);
     } else {
         a4 = row4_shape(ra, &amn, &amx, &aany), b4 = a4 < 0 ? -1 : row4_shape(rb, &bmn, &bmx, &bany);
         if (b4 >= 0 && (!lds_in_range(amn, amx, aany, alo, ahi, lim) || !lds_in_range(bmn, bmx, bany, blo, bhi, lim)))
             return 0;
-        if (b4 >= 0 && hd->fin >= 0) w->fin_ok |= 1ull << hd->fin, w->fin_val[hd->fin] = (uint32_t)(a4 * 3 + b4);
+        if (a4 == ROW8_SAME && ra[0] == ra[8] && ra[16] == ra[24]) a4 = LDS_PAIRS;
+        if (b4 == ROW8_SAME && rb[0] == rb[8] && rb[16] == rb[24]) b4 = LDS_PAIRS;
+        if (b4 >= 0 && hd->fin >= 0) w->fin_ok |= 1ull << hd->fin, w->fin_val[hd->fin] = (uint32_t)(a4 * LDS_SHAPES + b4);
     }
     if (b4 >= 0) {                     /* the usual case: every group of each side has one shape */
         uint32_t c = I[2].c;
 #define LDS_WARP(x, y) lds_fma_warp(x, y, R, T, nd, n, sh, ra, rb, c)
-        switch (a4 * 3 + b4) {
-        case ROW8_SIDE * 3 + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
-        case ROW8_SIDE * 3 + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
-        case ROW8_SAME * 3 + ROW8_SIDE: LDS_WARP(ROW8_SAME, ROW8_SIDE); return 1;
-        default: LDS_WARP(ROW8_SAME, ROW8_SAME); return 1;
+        switch (a4 * LDS_SHAPES + b4) {
+        case ROW8_SIDE * LDS_SHAPES + ROW8_SIDE: LDS_WARP(ROW8_SIDE, ROW8_SIDE); return 1;
+        case ROW8_SIDE * LDS_SHAPES + ROW8_SAME: LDS_WARP(ROW8_SIDE, ROW8_SAME); return 1;
+        case ROW8_SAME * LDS_SHAPES + ROW8_SIDE: LDS_WARP(ROW8_SAME, ROW8_SIDE); return 1;
+        case ROW8_SIDE * LDS_SHAPES + LDS_PAIRS: LDS_WARP(ROW8_SIDE, LDS_PAIRS); return 1;   /* a 16 x 16 tile loop */
+        case LDS_PAIRS * LDS_SHAPES + ROW8_SIDE: LDS_WARP(LDS_PAIRS, ROW8_SIDE); return 1;
+        default: LDS_WARP(ROW8_SAME, ROW8_SAME); return 1;   /* (pairs are also on one address a group) */
         }
 #undef LDS_WARP
     }
