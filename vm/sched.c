@@ -199,12 +199,11 @@ static void cta_reset(vm_launch *L, vm_cta *c, uint64_t linear)
             for (int l = 0; l < BC_WARP; l++) memset(w->local + (size_t)l * L->local_stride, 0, w->local_hw);
             w->local_hw = 0;
         }
-        for (int l = 0; l < BC_WARP; l++) {
-            w->pc[l] = k->pc_begin;
-            w->state[l] = (w->present >> l) & 1 ? LANE_READY : LANE_EXITED;
-            w->lastrun[l] = 0;
-            w->stack[l].n = w->stack[l].depth = 0;
-        }
+        vm_fill_pcs(w->pc, k->pc_begin);
+        if (w->present == 0xffffffffu) memset(w->state, LANE_READY, sizeof w->state);
+        else for (int l = 0; l < BC_WARP; l++) w->state[l] = (w->present >> l) & 1 ? LANE_READY : LANE_EXITED;
+        memset(w->lastrun, 0, sizeof w->lastrun);
+        for (int l = 0; l < BC_WARP; l++) w->stack[l].n = w->stack[l].depth = 0;
         if (w->live) c->live_warps |= 1u << i;
     }
 }
