@@ -2039,13 +2039,11 @@ static __attribute__((noinline)) int ldg_sts_gen(vm_launch *L, vm_cta *cta, vm_w
  * unless dead.  The usual case, both sides' 8-lane groups side by side and x dead, is four
  * 32-byte copies, each side range-checked at its groups' ends; the shared side, when final,
  * once a block (its groups then lie side by side in range: only the global side is looked at,
- * ldg_side_base); the rest is ldg_sts_gen.  I is the fused copy's head (bc_module.fused; the value
- * dead where its b is set), J the original store after it. */
-static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I)
+ * ldg_side_base); the rest is ldg_sts_gen. */
+static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_warp *w, uint64_t *R, const bc_insn *I,
+                                                 const bc_insn *J, int dead)
 {
-    uint64_t *R = w->R;
-    const bc_insn *J = &L->code[(I - L->m->fused) + 1];
-    const int fin = I->m2 - 1, dead = (int)I->b;
+    const int fin = I->m2 - 1;
     if (dead && fin >= 0 && (w->fin_ok >> fin & 1)) {
         const uint64_t *ra = R + I->a, *rs = R + J->a;
         const uintptr_t gb = ldg_side_base(L, ra, (uint64_t)I->imm);
@@ -4221,7 +4219,7 @@ next_group:
         /* ---- control ---- */
         vmcase(LDG_STS) {          /* I is bc_module.fused's: ld.global, then st.shared of its value at pc + 1 (vm/fuse.c) */
 #if defined(__AVX2__)
-            if (m == FULL && pc + 1 < limit && ldg_sts_run(L, cta, w, I)) {
+            if (m == FULL && pc + 1 < limit && ldg_sts_run(L, cta, w, R, I, &L->code[pc + 1], (int)I->b)) {
                 n_ins++;
                 pc++;
                 vmnext
