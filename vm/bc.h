@@ -363,7 +363,7 @@ int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t 
  * that slot field v names before anything could read it, on the straight line from pc (no
  * branch, call, return or exit on the way; a collective that reads it reads it).  A value
  * written to it just before then is never seen: the fused compare-and-branch skips a mov
- * into it for the lanes that do not branch (vm/fuse.c's bc_fuse_bra.mfall). */
+ * into it for the lanes that do not branch (BC_FUSE_MD_FALL). */
 int bc_flow_overwritten(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc);
 
 /* flow.c: in code (a copy of m->code for runs without observers, vm/fuse.c), the

@@ -1733,7 +1733,6 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t nd, uint32
              const uint64_t *ra, const uint64_t *rb, uint32_t c)
 {
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256i none = _mm256_setzero_si256();
     const uint8_t *pa[4], *pb[4];
     __m256 acc[4];
 #pragma GCC unroll 4
@@ -1742,7 +1741,6 @@ lds_fma_warp(int sa, int sb, uint64_t *R, const lds_step *T, uint32_t nd, uint32
         pa[g] = sh + ra[8 * g], pb[g] = sh + rb[8 * g];
     }
     uint32_t k = 0;
-    (void)none;
     for (; k < nd; k++) {
         const uint64_t ia = (uint64_t)T[k].ia, ib = (uint64_t)T[k].ib;
         __m256 u = _mm256_setzero_ps(), v = _mm256_setzero_ps();

@@ -538,10 +538,11 @@ static inline int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_
     return (int)id;
 }
 
-/* warp_bar_whole after bar_sync_fast marked the warp waiting at barrier id (any form it takes). */
-static int bar_whole_rest(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
+/* warp_bar_whole of a form other than bar.sync of a constant id, no thread count. */
+static int bar_whole_other(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t pc)
 {
-    int id = w->bar_id[0];
+    int id = bar_sync_fast(L, cta, w, I, 0xffffffffu, pc);
+    if (id < 0) return -1;
     vm_fill_pcs(w->pc, pc);
     bar_count_warp(cta, w, id);
     bar_try(L, cta, id);
@@ -551,9 +552,9 @@ static int bar_whole_rest(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
 int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
 {
     const bc_insn *I = &L->code[pc];
-    if (I->m1 != 0 || I->n || !is_const(L, I->a)) return bar_sync_fast(L, cta, w, I, 0xffffffffu, pc) < 0 ? -1 : bar_whole_rest(L, cta, w, pc);
-    /* bar.sync with a constant id (bar_sync_fast and bar_count_warp for a whole warp: every
-     * lane issued, so every lane is live) */
+    if (I->m1 != 0 || I->n || !is_const(L, I->a)) return bar_whole_other(L, cta, w, I, pc);
+    /* bar.sync of a constant id, no thread count: bar_sync_fast and bar_count_warp for a
+     * whole warp (every lane issued, so every lane is live) */
     const uint64_t id = L->consts[I->a / BC_WARP];
     if (id >= VM_NBAR) return -1;
     vm_barrier *b = &cta->bar[id];
