@@ -1994,20 +1994,12 @@ static inline __attribute__((always_inline)) uintptr_t ldg_side_base(const vm_la
     else return 0;
     if (!host || size < 8 * 4 || (pa && !pa->ro)) return 0;
     const uint64_t glim = size - 8 * 4;   /* a group's first offset at most this: its last word ends by size */
-    const __m256i st0 = _mm256_setr_epi64x(0, 4, 8, 12), st1 = _mm256_setr_epi64x(16, 20, 24, 28);
-    __m256i side = _mm256_setzero_si256();
     uint64_t bad = 0, any = 0;
-#pragma GCC unroll 4
     for (int g = 0; g < BC_WARP; g += 8) {
-        const uint64_t f = ra[g];
-        const __m256i first = _mm256_set1_epi64x((long long)f);
-        __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(ra + g)), first),
-                d1 = _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(ra + g + 4)), first);
-        side = _mm256_or_si256(side, _mm256_or_si256(_mm256_xor_si256(d0, st0), _mm256_xor_si256(d1, st1)));
-        bad |= 0 - (uint64_t)(f + imm - off > glim);
-        any |= f + imm;
+        bad |= 0 - (uint64_t)(ra[g] + imm - off > glim);
+        any |= ra[g] + imm;
     }
-    if (bad || (any & 3) || !_mm256_testz_si256(side, side)) return 0;
+    if (bad || (any & 3) || !row_side_by_side4(ra, 4, NULL)) return 0;
     return (uintptr_t)host - (uintptr_t)off + (uintptr_t)imm;
 }
 /* ldg_sts_run's general case: either side's rows checked here (the shared side's verdict kept

@@ -460,7 +460,6 @@ int bc_flow_final_at(const bc_module *m, const bc_func *f, uint32_t v, uint32_t 
     return fin;
 }
 
-
 enum { FLOW_OVERWRITE_SCAN = 16 };       /* instructions looked at after pc */
 int bc_flow_overwritten(const bc_module *m, const bc_func *f, uint32_t v, uint32_t pc)
 {

@@ -254,16 +254,6 @@ __attribute__((target("avx2"))) static uint32_t pick_scan_avx2(const vm_warp *w,
     return g;
 }
 
-/* 1 when all 32 lanes' pcs are p: four loads, no branch per lane. */
-__attribute__((target("avx2"))) static int all_at_avx2(const vm_warp *w, uint32_t p)
-{
-    const __m256i pv = _mm256_set1_epi32((int)p);
-    __m256i d = _mm256_setzero_si256();
-    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++)
-        d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w->pc + 8 * k)), pv));
-    return _mm256_testz_si256(d, d);
-}
-
 /* The ready lanes at pc p, and in *next the lowest pc of a ready lane above
  * p (UINT32_MAX: none), 8 lanes per operation (no branch per lane). */
 __attribute__((target("avx2"))) static uint32_t lanes_at_avx2(const vm_warp *w, uint32_t ready, uint32_t p,
@@ -337,7 +327,7 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
     uint32_t p0 = w->pc[__builtin_ctz(ready)], diff = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
     if (cpu_avx2()) {     /* (the scan below also finds a uniform group) */
-        if (ready == 0xffffffffu && all_at_avx2(w, p0)) { *pc = p0; *stop = UINT32_MAX; return ready; }
+        if (ready == 0xffffffffu && vm_pcs_all_at_avx2(w->pc, p0)) { *pc = p0; *stop = UINT32_MAX; return ready; }
         /* in a warp's first VM_AGE_LIMIT turns no lane can have waited too long:
          * old 0 finds none (issue ticks are never negative) */
         uint32_t best, next, aged;

@@ -11,8 +11,8 @@
 #ifndef PTXEMU_VM_H
 #define PTXEMU_VM_H
 
-#if defined(__AVX2__)
-#include <immintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>                 /* (its AVX2 intrinsics need AVX2 callers: vm_pcs_all_at_avx2) */
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -467,6 +467,19 @@ vm_status vm_run_block(vm_launch *L, vm_cta *c, uint64_t pos);
  * group, its pc, where it stops and its budget; else 0 (and *st on a limit). */
 int vm_repick(vm_launch *L, vm_cta *c, vm_warp *w, uint32_t *group, uint32_t *pc, uint32_t *stop, int *budget,
               vm_status *st);
+#if defined(__x86_64__) && defined(__GNUC__)
+/* 1 when all 32 lanes' pcs are p: four loads, one vptest (for callers built for AVX2, or
+ * marked target("avx2")). */
+__attribute__((target("avx2"))) static inline int vm_pcs_all_at_avx2(const uint32_t *pcs, uint32_t p)
+{
+    const __m256i pv = _mm256_set1_epi32((int)p);
+    __m256i d = _mm256_setzero_si256();
+    _Pragma("GCC unroll 4") for (int k = 0; k < BC_WARP; k += 8)
+        d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(pcs + k)), pv));
+    return _mm256_testz_si256(d, d);
+}
+#endif
+
 /* A turn vm_next_turn hands over: the warp, its group, the group's pc, where it stops, its budget. */
 typedef struct vm_turn { vm_warp *w; uint32_t group, pc, stop; int budget; } vm_turn;
 /* vm_exec's warp, with no hooks and one CTA in flight, ended its turn having issued (every lane
@@ -485,12 +498,8 @@ static inline int vm_next_turn_whole(vm_launch *L, vm_cta *c, vm_turn *t)
     uint32_t p0 = x->pc[0];
 #if defined(__AVX2__)
     /* every state byte 0 (LANE_READY), every pc p0: two vptests */
-    const __m256i st = _mm256_loadu_si256((const __m256i *)x->state), p = _mm256_set1_epi32((int)p0);
-    __m256i d = _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)x->pc), p),
-                                _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 8)), p));
-    d = _mm256_or_si256(d, _mm256_or_si256(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 16)), p),
-                                           _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x->pc + 24)), p)));
-    if (!_mm256_testz_si256(st, st) || !_mm256_testz_si256(d, d)) return 0;
+    const __m256i st = _mm256_loadu_si256((const __m256i *)x->state);
+    if (!_mm256_testz_si256(st, st) || !vm_pcs_all_at_avx2(x->pc, p0)) return 0;
 #else
     uint32_t d = 0;
     uint8_t st = 0;

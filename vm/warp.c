@@ -538,40 +538,19 @@ static inline int bar_sync_fast(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_
     return (int)id;
 }
 
-/* warp_bar_whole of a form other than bar.sync of a constant id, no thread count. */
-static int bar_whole_other(vm_launch *L, vm_cta *cta, vm_warp *w, const bc_insn *I, uint32_t pc)
-{
-    int id = bar_sync_fast(L, cta, w, I, 0xffffffffu, pc);
-    if (id < 0) return -1;
-    vm_fill_pcs(w->pc, pc);
-    bar_count_warp(cta, w, id);
-    bar_try(L, cta, id);
-    return w->state[0] == LANE_READY;    /* released: every lane at pc + 1 */
-}
-
 int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
 {
-    const bc_insn *I = &L->code[pc];
-    if (I->m1 != 0 || I->n || !is_const(L, I->a)) return bar_whole_other(L, cta, w, I, pc);
-    /* bar.sync of a constant id, no thread count: bar_sync_fast and bar_count_warp for a
-     * whole warp (every lane issued, so every lane is live) */
-    const uint64_t id = L->consts[I->a / BC_WARP];
-    if (id >= VM_NBAR) return -1;
-    vm_barrier *b = &cta->bar[id];
-    const uint32_t bit = BIT(w->id);
-    b->kinds |= 1;
-    w->bar_arrived[id] = 0xffffffffu;
-    memset(w->state, LANE_WAIT_BAR, BC_WARP);
-    memset(w->bar_id, (int)id, BC_WARP);
-    if (!b->whole) b->whole_pc = pc;
-    if (b->whole_pc == pc) b->whole |= bit;
+    int id = bar_sync_fast(L, cta, w, &L->code[pc], 0xffffffffu, pc);
+    if (id < 0) return -1;
     vm_fill_pcs(w->pc, pc);
-    if (!(b->warps & bit)) {
-        b->warps |= bit;
+    /* bar_count_warp for a whole warp: every lane issued, so every lane is live and arrived */
+    vm_barrier *b = &cta->bar[id];
+    if (!(b->warps & BIT(w->id))) {
+        b->warps |= BIT(w->id);
         if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);   /* (set by bar.red only) */
         b->threads += BC_WARP;
     }
-    bar_try(L, cta, (int)id);
+    bar_try(L, cta, id);
     return w->state[0] == LANE_READY;    /* released: every lane at pc + 1 */
 }
 
