@@ -35,7 +35,7 @@
 #define DBG_MAX_BP 64
 #define DBG_MAX_DISP 32
 #define DBG_MAX_FRAMES 256
-#define DBG_AGE_LIMIT 4          /* as sched.c's VM_AGE_LIMIT (the hw schedule) */
+#define DBG_AGE_LIMIT VM_AGE_LIMIT   /* the hw schedule's (vm.h) */
 
 enum { BP_BREAK, BP_WATCH };
 enum { WATCH_WRITE = 1, WATCH_READ = 2, WATCH_ACCESS = 3 };   /* bit 0: writes, bit 1: reads */

@@ -217,11 +217,12 @@ static void on_access(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, int lane
 /* The hardware's reconvergence, approximately: the lanes at the lowest pc go
  * first, so lanes that left a divergent loop or branch early wait below it
  * for the others, as the compiler's reconvergence points (BSSY/BSYNC) make
- * them wait on the GPU.  The default scheduler lets a group that waited 4
- * turns go first (for intra-warp spin locks), which splits the code after
- * a divergent loop into several requests where the GPU issues one; here a
- * group must wait PROF_AGE_LIMIT turns, so spin locks still finish. */
-#define PROF_AGE_LIMIT 4096
+ * them wait on the GPU.  The default scheduler lets a group go first that
+ * waited 4 turns of others that used their whole slice (for intra-warp spin
+ * locks; vm.h), which splits the code after a long divergent loop into
+ * several requests where the GPU issues one; here a group waits 4096 such
+ * turns (as many ticks: 4 M short turns), so spin locks still finish. */
+#define PROF_AGE_LIMIT (4096ull * (VM_AGE_SLICE + 1))
 
 static uint32_t on_pick(void *ctx, vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t ready, uint32_t *pc)
 {

@@ -4508,6 +4508,7 @@ next_group:
     }
 out_budget:
     FLUSH_COUNTS();
+    if (pc < stop) w->tick += VM_AGE_SLICE;   /* the slice ran out, not at other lanes: ageing (vm.h) */
     put_pc(w, group, pc);
     if (solo && vm_repick(L, cta, w, &group, &pc, &stop, &budget, &st)) goto next_group;
     return st;

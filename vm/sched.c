@@ -3,9 +3,10 @@
  *
  * Policy (hardware-like): warps take turns; inside a warp the ready lane
  * group with the lowest pc issues (so branches reconverge as on the GPU),
- * except that a lane group left waiting for more than VM_AGE_LIMIT turns of
- * its warp goes first — that keeps an intra-warp spin lock from starving
- * its holder.  A hook may replace the choice (the checker's adversarial
+ * except that a lane group left waiting for more than VM_AGE_LIMIT ticks of
+ * its warp goes first (vm.h: 4 turns that used their whole slice, or 4096
+ * short ones) — that keeps an intra-warp spin lock from starving its
+ * holder.  A hook may replace the choice (the checker's adversarial
  * schedules, the debugger).
  */
 #include <stdlib.h>
@@ -19,8 +20,6 @@
 #include "vm.h"
 #include "par.h"
 #include "pool.h"
-
-#define VM_AGE_LIMIT 4        /* turns a ready lane may be passed over */
 
 const char *vm_status_name(vm_status s)
 {
@@ -328,7 +327,7 @@ static inline __attribute__((always_inline)) uint32_t pick_group(vm_warp *w, uin
 #if defined(__x86_64__) && defined(__GNUC__)
     if (cpu_avx2()) {     /* (the scan below also finds a uniform group) */
         if (ready == 0xffffffffu && vm_pcs_all_at_avx2(w->pc, p0)) { *pc = p0; *stop = UINT32_MAX; return ready; }
-        /* in a warp's first VM_AGE_LIMIT turns no lane can have waited too long:
+        /* in a warp's first VM_AGE_LIMIT ticks no lane can have waited too long:
          * old 0 finds none (issue ticks are never negative) */
         uint32_t best, next, aged;
         uint32_t g = pick_scan_avx2(w, ready, w->tick > VM_AGE_LIMIT ? w->tick - VM_AGE_LIMIT : 0, &best, &next, &aged);

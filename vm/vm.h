@@ -60,6 +60,16 @@ typedef struct vm_fault {
 /* Lane states. */
 enum { LANE_READY, LANE_EXITED, LANE_WAIT_COLL, LANE_WAIT_BAR };
 enum { VM_SLICE = 256 };        /* instructions a group may issue per turn (vm_config.slice 0) */
+/* The ageing rule of the default schedule (vm/sched.c): a warp's tick (vm_warp.tick) goes up
+ * by 1 at each turn and by VM_AGE_SLICE more when the turn ended because its group used up
+ * its instruction slice (it looped without diverging or meeting other lanes: a spin loop, or
+ * a long loop); a ready lane whose last turn is more than VM_AGE_LIMIT ticks back goes first.
+ * So an intra-warp spin lock's holder runs after 4 full turns of the spinners, as when every
+ * turn counted 1 and the limit was 4, while lanes waiting for others to reconverge with them
+ * (a divergent branch, recursion: short turns) wait up to 4096 turns, as the GPU's lanes wait
+ * at its reconvergence points: `calls` issued 1.8 M instructions of 3.3 lanes before, 0.64 M
+ * of 9.3 after (docs/PERFORMANCE.md, step 120). */
+enum { VM_AGE_LIMIT = 4096, VM_AGE_SLICE = 1024 };
 
 #define VM_NBAR 16
 /* Alignment that keeps data of different host threads off one cache line

@@ -3,13 +3,14 @@
 # saxpy_api (load, copy, launch), check_launch (the checker on a launch
 # that no case file describes) and launches_api (many launches in one
 # process: blocks still start from zeroed memory) and fused_api (the
-# superinstructions of vm/fuse.c give what the single instructions give).
+# superinstructions of vm/fuse.c give what the single instructions give)
+# and sched_api (the default schedule's ageing rule: reconvergence, spin locks).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 make -s -j"$(nproc)" MODE=asan build/asan/libptxemu.a >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p build/apitest
 pass=0 fail=0
-for t in saxpy_api check_launch launches_api fused_api; do
+for t in saxpy_api check_launch launches_api fused_api sched_api; do
     if ! cc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -Iruntime -Ivm -Iparser \
            tests/api/$t.c build/asan/libptxemu.a -lffi -lm -ldl -lreadline -pthread -o build/apitest/$t; then
         echo "FAIL build $t"; fail=$((fail + 1)); continue
