@@ -45,7 +45,8 @@ struct vm_par {
     uint64_t insns;            /* instructions issued, for the instruction limit (atomic) */
     pthread_mutex_t lock;      /* guards what follows */
     pthread_cond_t idle;       /* signalled when running drops to 0 */
-    int running;               /* workers handed to helper threads and not yet finished */
+    int running;               /* workers handed to helper threads and not yet finished (changed under
+                                * lock, atomically: tp_finish watches it without the lock) */
     vm_status status;          /* why the launch stopped (the first worker's) */
     vm_fault fault;
     int conflict;              /* the stop was a conflict between blocks */
@@ -614,8 +615,22 @@ static void *worker_main(void *arg)
 static pthread_mutex_t tp_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tp_queued = PTHREAD_COND_INITIALIZER;
 static par_worker *tp_queue;   /* workers waiting for a helper */
-static int tp_idle;            /* helpers waiting for work */
+static int tp_idle;            /* helpers asleep, waiting for work */
+static int tp_spinning;        /* helpers watching tp_queue before they sleep (no wake-up needed) */
 static int tp_threads;         /* helpers started */
+
+/* How long a helper, and a launch waiting for its helpers, watch for the other side before
+ * they sleep: waking a sleeping thread on another core (a futex wake, an interrupt between
+ * cores, in a virtual machine an exit to the hypervisor) took ~15 us of a launch of 4 small
+ * blocks, which back-to-back launches (a CUDA program under `exec`) pay every time. */
+#define TP_SPIN_SECS 100e-6
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
 
 static void tp_after_fork(void)
@@ -624,6 +639,7 @@ static void tp_after_fork(void)
     pthread_cond_init(&tp_queued, NULL);
     tp_queue = NULL;
     tp_idle = 0;
+    tp_spinning = 0;
     tp_threads = 0;
 }
 
@@ -634,7 +650,7 @@ static void *worker_main(void *arg);
 static void worker_done(vm_par *P)
 {
     pthread_mutex_lock(&P->lock);
-    if (--P->running == 0) pthread_cond_signal(&P->idle);
+    if (__atomic_sub_fetch(&P->running, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&P->idle);   /* tp_finish may spin on it */
     pthread_mutex_unlock(&P->lock);
 }
 
@@ -643,13 +659,24 @@ static void *tp_main(void *arg)
     (void)arg;
     pthread_mutex_lock(&tp_lock);
     for (;;) {
+        if (!tp_queue) {               /* the next launch may follow at once: watch a while */
+            tp_spinning++;
+            pthread_mutex_unlock(&tp_lock);
+            double t0 = vm_now();
+            for (int i = 1; !__atomic_load_n(&tp_queue, __ATOMIC_RELAXED); i++) {
+                cpu_relax();
+                if (i % 64 == 0 && vm_now() - t0 > TP_SPIN_SECS) break;
+            }
+            pthread_mutex_lock(&tp_lock);
+            tp_spinning--;
+        }
         while (!tp_queue) {
             tp_idle++;
             pthread_cond_wait(&tp_queued, &tp_lock);
             tp_idle--;
         }
         par_worker *wk = tp_queue;
-        tp_queue = wk->next_task;
+        __atomic_store_n(&tp_queue, wk->next_task, __ATOMIC_RELAXED);   /* spinners read it without the lock */
         pthread_mutex_unlock(&tp_lock);
         vm_par *P = wk->P;             /* wk may be freed once it is counted done */
         worker_main(wk);
@@ -692,17 +719,19 @@ static int tp_submit(par_worker *wk)
     int queued = 0;
     par_worker **q = &tp_queue;
     for (; *q; q = &(*q)->next_task) queued++;
-    if (tp_idle <= queued && tp_start()) {   /* every idle helper has a worker waiting already */
+    if (tp_idle + tp_spinning <= queued && tp_start()) {   /* every free helper has a worker waiting already */
         pthread_mutex_unlock(&tp_lock);
         return -1;
     }
     wk->next_task = NULL;
-    *q = wk;
+    __atomic_store_n(q, wk, __ATOMIC_RELEASE);   /* a spinning helper sees it without the lock */
     pthread_mutex_lock(&wk->P->lock);
-    wk->P->running++;
+    __atomic_add_fetch(&wk->P->running, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&wk->P->lock);
+    /* a spinning helper takes it (it checks the queue under the lock before it sleeps) */
+    int wake = tp_spinning <= queued;
     pthread_mutex_unlock(&tp_lock);
-    pthread_cond_signal(&tp_queued);   /* after the unlock: the helper woken need not wait for the lock */
+    if (wake) pthread_cond_signal(&tp_queued);   /* after the unlock: the helper woken need not wait for the lock */
     return 0;
 }
 
@@ -712,10 +741,20 @@ static void tp_finish(vm_par *P)
 {
     pthread_mutex_lock(&tp_lock);
     for (par_worker **q = &tp_queue; *q;) {
-        if ((*q)->P == P) { *q = (*q)->next_task; pthread_mutex_lock(&P->lock); P->running--; pthread_mutex_unlock(&P->lock); }
+        if ((*q)->P == P) {
+            __atomic_store_n(q, (*q)->next_task, __ATOMIC_RELAXED);
+            pthread_mutex_lock(&P->lock);
+            __atomic_sub_fetch(&P->running, 1, __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&P->lock);
+        }
         else q = &(*q)->next_task;
     }
     pthread_mutex_unlock(&tp_lock);
+    double t0 = vm_now();              /* the helpers usually end within a block of this one */
+    for (int i = 1; __atomic_load_n(&P->running, __ATOMIC_ACQUIRE); i++) {
+        cpu_relax();
+        if (i % 64 == 0 && vm_now() - t0 > TP_SPIN_SECS) break;
+    }
     pthread_mutex_lock(&P->lock);
     while (P->running) pthread_cond_wait(&P->idle, &P->lock);
     pthread_mutex_unlock(&P->lock);
