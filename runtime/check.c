@@ -695,27 +695,25 @@ static void read_renumber(const ck *C, rset *rs, int k, int tagged)
 static inline __attribute__((always_inline)) void read_insert(const ck *C, rset *rs, const rec *nr, uint32_t t,
                                                               uint8_t bytes, int tagged)
 {
-    unsigned lv = 0;
-    int slot = -1;
+    /* one pass: the first free slot, and over the reads kept the oldest (the first of the
+     * lowest age) and the highest age; with no free slot all are kept and the oldest goes,
+     * which leaves the highest age among the others (the oldest is not above it) */
+    int slot = -1, oldest = -1, lo = 16, mx = -1;
     for (int i = 0; i < CHK_NREADS; i++) {
         rec *r = &rs->r[i];
         if (live(C, r, tagged)) {
-            if (!same_thread(C, r, t) && !(RBYTES(r) == bytes && hb(C, r, t))) { lv |= 1u << i; continue; }
+            if (!same_thread(C, r, t) && !(RBYTES(r) == bytes && hb(C, r, t))) {
+                int a = r->bytes >> 4;
+                if (a < lo) lo = a, oldest = i;
+                if (a > mx) mx = a;
+                continue;
+            }
             r->flags = 0;
         }
         if (slot < 0) slot = i;
     }
-    if (slot < 0) {
-        slot = 0;
-        for (int i = 1; i < CHK_NREADS; i++) if ((rs->r[i].bytes >> 4) < (rs->r[slot].bytes >> 4)) slot = i;
-        lv &= ~(1u << slot);
-    }
+    if (slot < 0) slot = oldest;
     rs->r[slot] = *nr;
-    int mx = -1;
-    for (unsigned mm = lv; mm; mm &= mm - 1) {
-        int a = rs->r[__builtin_ctz(mm)].bytes >> 4;
-        if (a > mx) mx = a;
-    }
     if (mx >= 15) read_renumber(C, rs, slot, tagged);
     else rs->r[slot].bytes = (uint8_t)(RBYTES(&rs->r[slot]) | (mx + 1) << 4);
 }
