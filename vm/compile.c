@@ -529,6 +529,9 @@ static const char *const sreg_names[] = {
 /* Special register named s: id (BC_SR_*) and component 0..2; -1 if none. */
 int cc_sreg(const char *s, int *comp)
 {
+    /* asked of every register operand: nvcc's own names (%r, %rd, %rs, %f, %fd, %h, %p) start
+     * as no special register does (only %reserved_... and %pm0 share a first letter) */
+    if ((s[1] == 'r' && s[2] != 'e') || (s[1] == 'p' && s[2] != 'm') || s[1] == 'f' || s[1] == 'h') return -1;
     static const char rs[] = "%reserved_smem_offset_";
     if (!strncmp(s, "%globaltimer_", 13) && (!strcmp(s + 13, "lo") || !strcmp(s + 13, "hi"))) {
         *comp = s[13] == 'l' ? 1 : 2;  /* the 32-bit halves of %globaltimer */
