@@ -1649,7 +1649,16 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     const char *op = in->op;
     size_t before = c->code.n;
     (void)st;
-    if ((!strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "add") || !strcmp(op, "sub")) &&
+    /* the most frequent mnemonics first (no other branch below tests these names, so the
+     * order decides nothing but how many strcmp a statement takes) */
+    if (!strcmp(op, "st")) ldst(c, in, &m, 0);
+    else if (!strcmp(op, "ld") || !strcmp(op, "ldu")) ldst(c, in, &m, 1);
+    else if (!strcmp(op, "mov")) mov(c, in, &m);
+    else if (!strcmp(op, "setp")) setp(c, in, &m);
+    else if (!strcmp(op, "bra")) bra(c, in);
+    else if (!strcmp(op, "cvt")) cvt(c, in, &m);
+    else if (!strcmp(op, "cvta")) cvta(c, in, &m);
+    else if ((!strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "add") || !strcmp(op, "sub")) &&
         (has(&m, "u16x2") || has(&m, "s16x2"))) {
         /* SIMD on two 16-bit integers */
         if (nops(c, in, 3, 3)) {
@@ -1715,7 +1724,6 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
     else if (!strcmp(op, "lop3")) lop3(c, in);
     else if (!strcmp(op, "shf")) shf(c, in, &m);
     else if (!strcmp(op, "sad") || !strcmp(op, "dp4a") || !strcmp(op, "dp2a")) sad_dp(c, in, &m, op);
-    else if (!strcmp(op, "setp")) setp(c, in, &m);
     else if (!strcmp(op, "set")) set(c, in, &m);
     else if (!strcmp(op, "selp")) selp(c, in, &m);
     else if (!strcmp(op, "slct")) slct(c, in, &m);
@@ -1724,11 +1732,6 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
         fp_unary(c, in, &m, op);
     else if (!strcmp(op, "testp")) testp(c, in, &m);
     else if (!strcmp(op, "copysign")) copysign_insn(c, in, &m);
-    else if (!strcmp(op, "cvt")) cvt(c, in, &m);
-    else if (!strcmp(op, "mov")) mov(c, in, &m);
-    else if (!strcmp(op, "ld") || !strcmp(op, "ldu")) ldst(c, in, &m, 1);
-    else if (!strcmp(op, "st")) ldst(c, in, &m, 0);
-    else if (!strcmp(op, "cvta")) cvta(c, in, &m);
     else if (!strcmp(op, "isspacep")) isspacep(c, in, &m);
     else if (!strcmp(op, "atom")) atom(c, in, &m, 0);
     else if (!strcmp(op, "red")) atom(c, in, &m, 1);
@@ -1737,7 +1740,6 @@ void cc_insn(bc_cc *c, const ast_insn *in, const ast_stmt *st)
         for (int k = 0; k < in->nmods; k++) mark_used(&m, k);   /* every fence orders everything here */
     }
     else if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) { if (nops(c, in, 1, 1)) cc_emit(c, blank(OP_PREFETCH)); }
-    else if (!strcmp(op, "bra")) bra(c, in);
     else if (!strcmp(op, "brx")) brx(c, in);
     else if (!strcmp(op, "call")) call(c, in);
     else if (!strcmp(op, "ret")) ret(c, in);
