@@ -1979,6 +1979,14 @@ static __attribute__((noinline)) int ldg_sts_rows(vm_launch *L, vm_cta *cta, vm_
     store_row(rs, x, hs + (uint64_t)J->imm, 4);
     return 1;
 }
+/* The four 32-byte copies of ldg_sts_run's usual case: group g's 8 words from gb + ra[g] to
+ * sb + rs[g] (lanes store in ascending order: so do the groups). */
+static inline __attribute__((always_inline)) void ldg_sts_copy(uintptr_t sb, const uint64_t *rs, uintptr_t gb,
+                                                               const uint64_t *ra)
+{
+#pragma GCC unroll 4
+    for (int g = 0; g < BC_WARP; g += 8) memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+}
 /* ldg_sts_run's usual case: the host address of lane 0's load (ld.global.b32 [a + imm] of a
  * whole warp, a = ra[]) when the lanes' 8-lane groups lie side by side, in range and aligned
  * in the global buffer hit last or the one before it, which no worker of a parallel launch
@@ -2017,10 +2025,7 @@ static __attribute__((noinline)) int ldg_sts_gen(vm_launch *L, vm_cta *cta, vm_w
         (!known && !group_base_shape(L, cta, w, R, FULL, J->a, (uint64_t)J->imm, BC_SP_SHARED, 4, 1, &hs, &lsh, 1)))
         return 0;
     if (fin >= 0) w->fin_ok |= 1ull << fin;
-    const uintptr_t gb = hg + (uint64_t)I->imm, sb = hs + (uint64_t)J->imm;
-#pragma GCC unroll 4
-    for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
-        memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+    ldg_sts_copy(hs + (uint64_t)J->imm, rs, hg + (uint64_t)I->imm, ra);
     return 1;
 }
 /* The load I (ld.global.b32 x, [a + imm]) and the store J after it (st.shared.b32 [..], x) of a
@@ -2038,10 +2043,7 @@ static __attribute__((noinline)) int ldg_sts_run(vm_launch *L, vm_cta *cta, vm_w
         const uint64_t *ra = R + I->a, *rs = R + J->a;
         const uintptr_t gb = ldg_side_base(L, ra, (uint64_t)I->imm);
         if (gb) {
-            const uintptr_t sb = (uintptr_t)cta->shared + (uint64_t)J->imm;
-#pragma GCC unroll 4
-            for (int g = 0; g < BC_WARP; g += 8)   /* lanes store in ascending order: so do the groups */
-                memcpy((void *)(sb + rs[g]), (const void *)(gb + ra[g]), 32);
+            ldg_sts_copy((uintptr_t)cta->shared + (uint64_t)J->imm, rs, gb, ra);
             return 1;
         }
     }

@@ -631,6 +631,11 @@ static inline void cpu_relax(void)
     __builtin_ia32_pause();
 #endif
 }
+/* Spins while `busy` holds, for at most TP_SPIN_SECS (the clock read every 64 rounds). */
+#define TP_WATCH(busy) do { \
+        double t0_ = vm_now(); \
+        for (int i_ = 1; (busy); i_++) { cpu_relax(); if (i_ % 64 == 0 && vm_now() - t0_ > TP_SPIN_SECS) break; } \
+    } while (0)
 static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
 
 static void tp_after_fork(void)
@@ -662,11 +667,7 @@ static void *tp_main(void *arg)
         if (!tp_queue) {               /* the next launch may follow at once: watch a while */
             tp_spinning++;
             pthread_mutex_unlock(&tp_lock);
-            double t0 = vm_now();
-            for (int i = 1; !__atomic_load_n(&tp_queue, __ATOMIC_RELAXED); i++) {
-                cpu_relax();
-                if (i % 64 == 0 && vm_now() - t0 > TP_SPIN_SECS) break;
-            }
+            TP_WATCH(!__atomic_load_n(&tp_queue, __ATOMIC_RELAXED));
             pthread_mutex_lock(&tp_lock);
             tp_spinning--;
         }
@@ -750,11 +751,7 @@ static void tp_finish(vm_par *P)
         else q = &(*q)->next_task;
     }
     pthread_mutex_unlock(&tp_lock);
-    double t0 = vm_now();              /* the helpers usually end within a block of this one */
-    for (int i = 1; __atomic_load_n(&P->running, __ATOMIC_ACQUIRE); i++) {
-        cpu_relax();
-        if (i % 64 == 0 && vm_now() - t0 > TP_SPIN_SECS) break;
-    }
+    TP_WATCH(__atomic_load_n(&P->running, __ATOMIC_ACQUIRE));   /* the helpers usually end within a block of this one */
     pthread_mutex_lock(&P->lock);
     while (P->running) pthread_cond_wait(&P->idle, &P->lock);
     pthread_mutex_unlock(&P->lock);

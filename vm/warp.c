@@ -444,14 +444,19 @@ static inline uint32_t bytes_equal(const uint8_t *v, uint8_t x)
     return r;
 }
 
+/* Counts warp w's live lanes (all arrived) at barrier b once; live a constant where it is inlined. */
+static inline void bar_count_live(vm_barrier *b, vm_warp *w, int id, uint32_t live)
+{
+    b->warps |= BIT(w->id);
+    if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & live);   /* (set by bar.red only) */
+    b->threads += live == 0xffffffffu ? BC_WARP : (uint32_t)vm_popc32(live);
+}
 static inline void bar_count_warp(vm_cta *cta, vm_warp *w, int id)
 {
     vm_barrier *b = &cta->bar[id];
     if (!w->live || (b->warps & BIT(w->id))) return;
     if ((w->bar_arrived[id] & w->live) != w->live) return;
-    b->warps |= BIT(w->id);
-    if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id] & w->live);   /* (set by bar.red only) */
-    b->threads += w->live == 0xffffffffu ? BC_WARP : (uint32_t)vm_popc32(w->live);
+    bar_count_live(b, w, id, w->live);
 }
 
 /* Releases the lanes waiting at barrier id, whose phase is complete. */
@@ -545,11 +550,7 @@ int warp_bar_whole(vm_launch *L, vm_cta *cta, vm_warp *w, uint32_t pc)
     vm_fill_pcs(w->pc, pc);
     /* bar_count_warp for a whole warp: every lane issued, so every lane is live and arrived */
     vm_barrier *b = &cta->bar[id];
-    if (!(b->warps & BIT(w->id))) {
-        b->warps |= BIT(w->id);
-        if (w->bar_pred[id]) b->popc += (uint32_t)vm_popc32(w->bar_pred[id]);   /* (set by bar.red only) */
-        b->threads += BC_WARP;
-    }
+    if (!(b->warps & BIT(w->id))) bar_count_live(b, w, id, 0xffffffffu);
     bar_try(L, cta, id);
     return w->state[0] == LANE_READY;    /* released: every lane at pc + 1 */
 }
